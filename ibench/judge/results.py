@@ -1,0 +1,76 @@
+"""Typed results of judging: one :class:`CaseResult` per execution, one :class:`SampleResult`
+per program. Every writer (console table, JSON, parquet, W&B) serialises these objects."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from .verdict import Verdict
+
+
+@dataclass
+class CompileInfo:
+    ok: bool
+    ms: float
+    cached: bool
+    message: str = ""  # compiler diagnostics tail when ok is False
+
+
+@dataclass
+class CaseResult:
+    case: str
+    verdict: Verdict
+    cpu_ms: float = 0.0
+    wall_ms: float = 0.0
+    peak_kb: int = 0
+    queries: int | None = None
+    query_limit: int | None = None
+    solver_exit: str = ""  # "exit 0", "signal 11 (SIGSEGV)", "killed by judge", ...
+    interactor_exit: str = ""  # interactor or checker status; "" for token comparison
+    message: str = ""  # the interactor/checker message, or the judge's reason
+    score: float | None = None  # points in [0, 1] (batch points / partial), None when not scored
+    solver_to_judge_tail: str = ""  # bounded tails of both pipe directions
+    judge_to_solver_tail: str = ""
+    solver_stderr_tail: str = ""
+    sandbox: str = ""
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["verdict"] = self.verdict.value
+        return d
+
+
+@dataclass
+class SampleResult:
+    verdict: Verdict
+    cases: list[CaseResult]
+    compile: CompileInfo
+    sandbox: str
+    score: float | None = None  # task score (sum of subtask points) for scored tasks
+    subtask_scores: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    message: str = ""  # why the sample got its verdict (failing case and reason)
+
+    @property
+    def judge_error(self) -> bool:
+        return self.verdict is Verdict.SE
+
+    def to_dict(self, full: bool = False) -> dict:
+        """The CLI's JSON shape; ``full`` adds transcripts, stderr tails and warnings."""
+        keys = ("case", "verdict", "cpu_ms", "wall_ms", "peak_kb", "queries", "query_limit",
+                "solver_exit", "interactor_exit", "message")
+        cases = [c.to_dict() if full else {k: c.to_dict()[k] for k in keys} for c in self.cases]
+        d = {
+            "verdict": self.verdict.value,
+            "score": self.score,
+            "cases": cases,
+            "compile": {"ok": self.compile.ok, "ms": round(self.compile.ms, 1),
+                        "cached": self.compile.cached},
+            "sandbox": self.sandbox,
+        }
+        if full:
+            d["compile"]["message"] = self.compile.message
+            d["subtask_scores"] = self.subtask_scores
+            d["warnings"] = self.warnings
+            d["message"] = self.message
+        return d

@@ -1,0 +1,32 @@
+"""Judge settings: one dataclass, mirrored by ``conf/judge/*.yaml``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class JudgeSettings:
+    # Compilation
+    compiler: str = "g++"
+    cxx_flags: list[str] = field(default_factory=lambda: ["-std=c++17", "-O2", "-pipe"])
+    compile_timeout_s: float = 60.0
+    precompiled_header: bool = True  # build <bits/stdc++.h> once per machine, use when flags match
+    cache_dir: str | None = None  # default: $IBENCH_CACHE or ~/.cache/ibench
+    testlib_header: str | None = None  # path to an official testlib.h; None = ibench's own
+
+    # Execution
+    all_cases: bool = False  # False: stop a sample at its first failing case (scores unaffected)
+    wall_factor: float = 3.0  # wall cap = max(wall_factor * cpu limit, cpu limit + wall_extra_s)
+    wall_extra_s: float = 2.0
+    grace_ms: int = 1000  # after the interactor accepts, time the solver has to exit cleanly
+    max_processes: int = 16  # per solver sandbox (threads count too)
+    output_limit_mb: int = 64  # solver stdout (batch) and any file it writes
+    tail_bytes: int = 2048  # transcript / stderr tails kept per case
+    interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
+    isolation: str = "auto"  # auto | root | rlimit  (auto picks the strongest the host offers)
+    hidden_paths: list[str] = field(default_factory=list)  # extra paths the solver must not see
+
+    # Interactive case pools (SPEC §2): how many of each pool to run; None = all
+    non_adaptive_cases: int | None = None
+    adaptive_cases: int | None = None

@@ -1,0 +1,95 @@
+"""The task package as typed data (SPEC §2).
+
+A :class:`Task` is what the loader produces from a task folder and what the judge, the
+generation backends and the metrics consume. It holds paths, not file contents: hidden cases
+stay on disk and are read only by the interactor or checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+
+CATEGORIES: tuple[str, ...] = ("Graph", "Search", "Greedy", "Bit", "Data Structures", "Math", "Game")
+DIFFICULTIES: tuple[str, ...] = ("Easy", "Medium", "Hard")
+
+# Case pools of an interactive task (SPEC §2): 001-100 non-adaptive, 101-200 adaptive.
+NON_ADAPTIVE_POOL = range(1, 101)
+ADAPTIVE_POOL = range(101, 201)
+
+
+class TaskKind(str, Enum):
+    INTERACTIVE = "interactive"  # solver <-> testlib interactor over pipes
+    BATCH = "batch"  # stdin -> stdout, compared with tokens or a testlib checker
+    GRADER = "grader"  # solution linked with the task's grader stub; a manager process judges
+
+
+class InteractorMode(str, Enum):
+    NON_ADAPTIVE = "non_adaptive"
+    ADAPTIVE = "adaptive"
+    BOTH = "both"
+
+
+@dataclass(frozen=True)
+class Case:
+    """One hidden test. ``interactor`` names the interactor that serves it (interactive tasks)."""
+
+    name: str  # "001" for interactive pools, the file stem for batch tests
+    input_path: Path
+    answer_path: Path | None = None  # batch: expected output
+    interactor: str | None = None  # "non_adaptive" | "adaptive"; None for batch
+
+
+@dataclass(frozen=True)
+class Subtask:
+    id: str
+    score: float
+    tests: tuple[str, ...]
+    grading: str = "all"  # "all": full score iff every test passes; "min-score": score x min test score
+
+
+@dataclass(frozen=True)
+class KnownSolution:
+    """A reference or known-bad program shipped with the task, with its expected outcome."""
+
+    path: Path
+    expected: str  # a Verdict value, e.g. "OK", "WA", "QLE"
+    score: float | None = None  # expected task score, for batch tasks with subtasks
+    note: str = ""
+
+    @property
+    def accepted(self) -> bool:
+        return self.expected == "OK"
+
+
+@dataclass(frozen=True)
+class Task:
+    root: Path
+    problem_id: str
+    kind: TaskKind
+    cpu_time_limit_ms: int
+    memory_limit_mb: int
+    difficulty: str
+    categories: tuple[str, ...]
+    cases: tuple[Case, ...]
+    interactor_mode: InteractorMode | None = None  # interactive and grader tasks
+    interactors: dict[str, Path] = field(default_factory=dict)  # mode -> interactor source
+    checker: Path | None = None  # batch: testlib checker source
+    generator: Path | None = None
+    grader_files: tuple[Path, ...] = ()  # grader tasks: sources linked with the solution
+    subtasks: tuple[Subtask, ...] = ()
+    solutions: tuple[KnownSolution, ...] = ()
+    language_factor: float = 1.0
+    meta: dict = field(default_factory=dict)  # the raw task card, for fields not modelled here
+
+    @property
+    def statement_path(self) -> Path:
+        return self.root / "desc.md"
+
+    def statement(self) -> str:
+        return self.statement_path.read_text(encoding="utf-8")
+
+    @property
+    def is_interactive(self) -> bool:
+        return self.kind in (TaskKind.INTERACTIVE, TaskKind.GRADER)
