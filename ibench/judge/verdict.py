@@ -7,8 +7,12 @@ through :func:`most_severe`, so the order below is the single source of truth.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .sandbox.run import ProcReport, RunReport
 
 
 class Verdict(str, Enum):
@@ -81,3 +85,162 @@ def parse_verdict(text: str) -> Verdict:
     except ValueError:
         names = ", ".join(v.value for v in Verdict)
         raise ValueError(f"unknown verdict {text!r}; expected one of {names}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Deciding one execution. The supervisor only measures; these functions apply SPEC §4.
+# ---------------------------------------------------------------------------------------------
+
+SIGKILL, SIGPIPE, SIGXCPU, SIGXFSZ, SIGPROF = 9, 13, 24, 25, 27
+# Share of the wall window the solver must have spent on the CPU for a kill by the wall-clock
+# (or post-accept grace) to count as spinning (TLE) rather than blocked (IDLE). Low enough to
+# hold on a host loaded several times over, far above what a blocked process uses.
+SPIN_RATIO = 0.2
+
+TESTLIB_EXIT = {0: Verdict.OK, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.OK, 8: Verdict.PE}
+
+
+@dataclass
+class Decision:
+    verdict: Verdict
+    reason: str
+    score: float | None = None  # points in [0, 1] when the judge program awarded points
+
+
+def _killed_by_judge(p: "ProcReport") -> bool:
+    return p.killed != "none" and p.signal == SIGKILL
+
+
+def _crash(p: "ProcReport") -> str | None:
+    """Why the solver counts as crashed, or None. SIGPIPE is never the solver's fault: it only
+    comes from writing to a judge that has already closed the conversation."""
+    if p.signal is not None:
+        if _killed_by_judge(p) or p.signal == SIGPIPE:
+            return None
+        return f"solver killed by {p.status_text}"
+    if p.exit_code not in (None, 0):
+        return f"solver exited with code {p.exit_code}"
+    return None
+
+
+def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) -> Decision | None:
+    if r.oom_killed:
+        return Decision(Verdict.MLE, f"memory limit exceeded (killed at {mem_kb // 1024} MB)")
+    if cpu_ms > cpu_limit_ms or r.solver.signal in (SIGXCPU, SIGPROF):
+        return Decision(Verdict.TLE, f"CPU time {cpu_ms:.0f} ms > limit {cpu_limit_ms:.0f} ms")
+    if r.solver_peak_kb > mem_kb:
+        return Decision(Verdict.MLE, f"peak memory {r.solver_peak_kb // 1024} MB > limit {mem_kb // 1024} MB")
+    if r.solver.signal == SIGXFSZ:
+        return Decision(Verdict.RE, "output limit exceeded (SIGXFSZ)")
+    return None
+
+
+def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None:
+    """The solver did not finish and the judge ended it: spinning (TLE) or blocked (IDLE)."""
+    p = r.solver
+    if not _killed_by_judge(p) or p.killed not in ("wall", "grace"):
+        return None
+    if p.killed == "grace":
+        before = (r.solver_cpu_at_interactor_exit_us or 0) / 1000.0
+        window, used = grace_ms, r.solver_cpu_ms - before
+        what = "after the interactor accepted"
+    else:
+        window, used = wall_ms, r.solver_cpu_ms
+        what = "before the wall-clock cap"
+    if window > 0 and used / window >= SPIN_RATIO:
+        return Decision(Verdict.TLE, f"solver kept running on the CPU {what} ({used:.0f} ms CPU in {window:.0f} ms)")
+    return Decision(Verdict.IDLE, f"solver blocked {what} ({used:.0f} ms CPU in {window:.0f} ms): idle or deadlock")
+
+
+def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float, grace_ms: float,
+                       interactor_message: str, queries: int | None, query_limit: int | None) -> Decision:
+    """One interactive execution, per SPEC §4 and the interplay rules there.
+
+    The interactor's rejection (WA/PE) stands over whatever the solver does after it, unless
+    the rejection was itself caused by the solver stopping (testlib's "unexpected end of file"):
+    then the solver's own status decides. This rule depends on causes, not on which process
+    the supervisor happened to reap first, so the verdict does not change with machine load.
+    """
+    if r.setup_error:
+        return Decision(Verdict.SE, f"sandbox setup failed: {r.setup_error}")
+    it = r.interactor
+    assert it is not None
+    msg = interactor_message.strip()
+    if it.killed == "none":
+        if it.signal is not None:
+            return Decision(Verdict.SE, f"interactor crashed ({it.status_text}): {msg}")
+        if it.exit_code == 3:
+            return Decision(Verdict.SE, f"interactor FAIL: {msg}")
+        if it.exit_code not in TESTLIB_EXIT:
+            return Decision(Verdict.SE, f"interactor exited with unexpected code {it.exit_code}: {msg}")
+    inter_v = TESTLIB_EXIT.get(it.exit_code) if it.killed == "none" else None
+    eof_caused = it.exit_code == 8 or (inter_v is Verdict.PE and "unexpected end of file" in msg.lower())
+    decisive_rejection = inter_v in (Verdict.WA, Verdict.PE) and not eof_caused
+
+    cpu_ms = r.solver_cpu_ms
+    if decisive_rejection and r.solver_cpu_at_interactor_exit_us is not None:
+        cpu_ms = r.solver_cpu_at_interactor_exit_us / 1000.0  # the spin after the verdict is not charged
+    res = _resources(r, cpu_ms, cpu_limit_ms, mem_kb)
+    if res:
+        return res
+    crash = _crash(r.solver)
+    if crash and not decisive_rejection:
+        return Decision(Verdict.RE, crash + (f" (interactor: {msg})" if msg else ""))
+    stall = _stalled(r, wall_ms, grace_ms)
+    if stall and not decisive_rejection:
+        return stall
+    if inter_v is None:
+        # The interactor was ended by the wall-clock cap although the solver had finished.
+        return Decision(Verdict.SE, "interactor did not finish after the solver exited")
+    if inter_v is Verdict.PE:
+        return Decision(Verdict.PE, msg)
+    if queries is not None and query_limit is not None and queries > query_limit:
+        return Decision(Verdict.QLE, f"{queries} queries > budget {query_limit}" + (f" (interactor: {msg})" if msg else ""))
+    if inter_v is Verdict.WA:
+        return Decision(Verdict.WA, msg)
+    score = parse_points(msg) if it.exit_code == 7 else None
+    return Decision(Verdict.OK, msg, score)
+
+
+def decide_batch_run(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float) -> Decision | None:
+    """A batch execution's failure, or None when it ran cleanly and its output must be checked."""
+    if r.setup_error:
+        return Decision(Verdict.SE, f"sandbox setup failed: {r.setup_error}")
+    res = _resources(r, r.solver_cpu_ms, cpu_limit_ms, mem_kb)
+    if res:
+        return res
+    crash = _crash(r.solver)
+    if crash:
+        return Decision(Verdict.RE, crash)
+    return _stalled(r, wall_ms, 0)
+
+
+def decide_checker(exit_code: int | None, message: str, timed_out: bool = False) -> Decision:
+    """A testlib checker's outcome: 0 OK, 1 WA, 2 PE, 7 points; FAIL or a crash is a judge error."""
+    msg = message.strip()
+    if timed_out:
+        return Decision(Verdict.SE, "checker timed out")
+    if exit_code is None or exit_code < 0:
+        return Decision(Verdict.SE, f"checker crashed: {msg}")
+    if exit_code == 3:
+        return Decision(Verdict.SE, f"checker FAIL: {msg}")
+    if exit_code == 7:
+        p = parse_points(msg)
+        if p is None:
+            return Decision(Verdict.SE, f"checker gave points without a value: {msg}")
+        return Decision(Verdict.OK if p >= 1.0 else Verdict.WA, msg, p)
+    if exit_code not in TESTLIB_EXIT:
+        return Decision(Verdict.SE, f"checker exited with unexpected code {exit_code}: {msg}")
+    v = TESTLIB_EXIT[exit_code]
+    return Decision(v, msg, 1.0 if v is Verdict.OK else 0.0)
+
+
+def parse_points(message: str) -> float | None:
+    """The value of testlib's `points <p> ...` message, clamped to [0, 1]."""
+    words = message.split()
+    if len(words) >= 2 and words[0] == "points":
+        try:
+            return min(1.0, max(0.0, float(words[1])))
+        except ValueError:
+            return None
+    return None

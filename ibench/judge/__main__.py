@@ -1,0 +1,93 @@
+"""`python -m ibench.judge TASK_DIR SOLUTION_FILE [--json] [--all-cases]`
+
+Prints a per-case table and the final verdict (or one JSON object with --json). Exits 0 whenever
+judging ran, whatever the verdict; 2 with a clear message for bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from pathlib import Path
+
+from .judge import Judge
+from .results import SampleResult
+from .settings import JudgeSettings
+
+
+def _settings(args: argparse.Namespace) -> JudgeSettings:
+    s = JudgeSettings(all_cases=args.all_cases)
+    if args.isolation:
+        s.isolation = args.isolation
+    if args.testlib:
+        s.testlib_header = args.testlib
+    if args.cases is not None:
+        s.non_adaptive_cases = s.adaptive_cases = args.cases
+    return s
+
+
+def print_table(result: SampleResult, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for col in ("case", "verdict", "cpu ms", "wall ms", "peak KB", "queries", "solver", "interactor/checker", "message"):
+        table.add_column(col, overflow="fold", max_width=60 if col == "message" else None)
+    for c in result.cases:
+        q = "" if c.queries is None else f"{c.queries}/{c.query_limit if c.query_limit is not None else '?'}"
+        style = "green" if c.verdict.value == "OK" else "red"
+        table.add_row(c.case, f"[{style}]{c.verdict.value}[/]", f"{c.cpu_ms:.0f}", f"{c.wall_ms:.0f}",
+                      str(c.peak_kb), q, c.solver_exit, c.interactor_exit, c.message[:200])
+    console = Console(width=max(Console().width, 150))
+    console.print(table)
+    comp = result.compile
+    console.print(f"compile: {'ok' if comp.ok else 'failed'} in {comp.ms:.0f} ms{' (cached)' if comp.cached else ''}"
+                  f"   sandbox: {result.sandbox}")
+    if not comp.ok:
+        console.print(comp.message[-2000:], markup=False)
+    for w in result.warnings:
+        console.print(f"[yellow]warning:[/] {w}")
+    score = f"   score: {result.score:g}" if result.score is not None else ""
+    colour = "green" if result.verdict.value == "OK" else "red"
+    console.print(f"verdict: [bold {colour}]{result.verdict.value}[/]{score}" +
+                  (f"   ({result.message})" if result.message else ""), highlight=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ibench.judge", description="Judge one solution on one task.")
+    ap.add_argument("task_dir", type=Path)
+    ap.add_argument("solution", type=Path)
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    ap.add_argument("--full", action="store_true", help="with --json: include transcripts, stderr and warnings")
+    ap.add_argument("--all-cases", action="store_true", help="run every case instead of stopping at the first failure")
+    ap.add_argument("--cases", type=int, default=None, help="run only the first N cases of each interactive pool")
+    ap.add_argument("--isolation", choices=("auto", "root", "rlimit"), default=None)
+    ap.add_argument("--testlib", default=None, help="path to an official testlib.h to use instead of ibench's")
+    args = ap.parse_args(argv)
+
+    from ..tasks.errors import TaskError
+    from ..tasks.load import load_task
+
+    if not args.solution.is_file():
+        print(f"error: solution file not found: {args.solution}", file=sys.stderr)
+        return 2
+    try:
+        task = load_task(args.task_dir)
+    except TaskError as e:
+        print(f"error: invalid task {args.task_dir}:\n{e}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    result = Judge(_settings(args)).judge(task, args.solution.read_text(encoding="utf-8", errors="replace"))
+    if args.json:
+        print(json.dumps(result.to_dict(full=args.full)))
+    else:
+        print_table(result, f"{task.problem_id} — {args.solution.name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

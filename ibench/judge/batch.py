@@ -1,0 +1,73 @@
+"""The batch grader: stdin from the test, stdout checked by token comparison or a testlib
+checker (`checker <in> <out> <ans>`), which may award points."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from ..tasks.model import Case, Task
+from .interactive import MESSAGE_LIMIT, case_limits
+from .results import CaseResult
+from .sandbox import RunRequest, Sandbox
+from .sandbox.run import tail
+from .settings import JudgeSettings
+from .verdict import Decision, Verdict, decide_batch_run, decide_checker
+
+CHECKER_TIMEOUT_S = 60
+
+
+def compare_tokens(output: Path, answer: Path) -> Decision:
+    """Whitespace-separated tokens must match exactly (the default without a checker)."""
+    got = output.read_bytes().split()
+    want = answer.read_bytes().split()
+    for i, (g, w) in enumerate(zip(got, want)):
+        if g != w:
+            return Decision(Verdict.WA, f"token {i + 1} differs: expected {w[:40]!r}, found {g[:40]!r}", 0.0)
+    if len(got) != len(want):
+        return Decision(Verdict.WA, f"expected {len(want)} tokens, found {len(got)}", 0.0)
+    return Decision(Verdict.OK, "ok", 1.0)
+
+
+def run_checker(checker: Path, case: Case, output: Path) -> tuple[Decision, str]:
+    assert case.answer_path is not None
+    try:
+        r = subprocess.run([str(checker), str(case.input_path), str(output), str(case.answer_path)],
+                           capture_output=True, timeout=CHECKER_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return decide_checker(None, "", timed_out=True), ""
+    msg = r.stderr[-MESSAGE_LIMIT:].decode("utf-8", "replace")
+    code = r.returncode if r.returncode >= 0 else None
+    return decide_checker(code, msg), f"exit {r.returncode}" if r.returncode >= 0 else f"signal {-r.returncode}"
+
+
+class BatchGrader:
+    def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
+        self.settings = settings
+        self.sandbox = sandbox
+
+    def run_case(self, task: Task, case: Case, solver: Path, checker: Path | None) -> CaseResult:
+        lim = case_limits(task, self.settings)
+        work = self.sandbox.private_dir()
+        out, sstderr = work / "solver.out", work / "solver.stderr"
+        r = self.sandbox.run(
+            RunRequest(solver=solver, stdin=case.input_path, stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb,
+                       wall_ms=lim.wall_ms, nproc=self.settings.max_processes,
+                       fsize_kb=self.settings.output_limit_mb * 1024, hide=[str(task.root.parent), str(task.root)]),
+            solver_stderr=sstderr)
+        checker_exit = ""
+        d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms)
+        if d is None:
+            if case.answer_path is None:
+                d = Decision(Verdict.SE, f"test {case.name} has no expected output")
+            elif checker is not None:
+                d, checker_exit = run_checker(checker, case, out)
+            else:
+                d = compare_tokens(out, case.answer_path)
+        score = d.score if d.score is not None else (1.0 if d.verdict is Verdict.OK else 0.0)
+        return CaseResult(
+            case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),
+            peak_kb=r.solver_peak_kb, solver_exit=r.solver.status_text, interactor_exit=checker_exit,
+            message=d.reason, score=score, solver_to_judge_tail=tail(out, self.settings.tail_bytes),
+            solver_stderr_tail=tail(sstderr, self.settings.tail_bytes), sandbox=r.sandbox,
+        )

@@ -1,0 +1,91 @@
+"""The executor interface (one module per language) and the content-addressed compile cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from ..results import CompileInfo
+
+
+@dataclass(frozen=True)
+class Program:
+    """A runnable program: the binary (None when compilation failed) and how it was built."""
+
+    binary: Path | None
+    info: CompileInfo
+
+
+class Executor(Protocol):
+    language: str
+    extensions: tuple[str, ...]
+
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        """Compile model-written code inside the sandbox (it may try to #include hidden files)."""
+
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path]) -> Program:
+        """Compile a task's own interactor, checker, generator or grader."""
+
+
+class CompileCache:
+    """Binaries (and compile errors) stored under the hash of everything that determines them."""
+
+    def __init__(self, root: Path):
+        self.root = root / "bin"
+        self.root.mkdir(parents=True, exist_ok=True)
+
+    def _paths(self, key: str) -> tuple[Path, Path]:
+        d = self.root / key[:2]
+        return d / key, d / f"{key}.json"
+
+    def lookup(self, key: str) -> tuple[Path | None, dict | None]:
+        binary, meta = self._paths(key)
+        if meta.exists():
+            info = json.loads(meta.read_text())
+            if info.get("ok") and not binary.exists():
+                return None, None
+            return (binary if info.get("ok") else None), info
+        return None, None
+
+    def store(self, key: str, built: Path | None, info: dict) -> Path | None:
+        binary, meta = self._paths(key)
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        tag = f".{os.getpid()}.tmp"
+        if built is not None:
+            tmp = binary.with_name(binary.name + tag)
+            os.replace(built, tmp) if built.parent == tmp.parent else _copy(built, tmp)
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, binary)
+        tmp_meta = meta.with_name(meta.name + tag)
+        tmp_meta.write_text(json.dumps(info))
+        os.replace(tmp_meta, meta)
+        return binary if built is not None else None
+
+
+def _copy(src: Path, dst: Path) -> None:
+    with open(src, "rb") as fi, open(dst, "wb") as fo:
+        while chunk := fi.read(1 << 20):
+            fo.write(chunk)
+
+
+def content_key(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        b = p.encode() if isinstance(p, str) else p
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()
+
+
+def dir_digest(dirs: list[Path]) -> str:
+    """Hash of every file under the include dirs: a changed header invalidates the cache."""
+    parts: list[bytes | str] = []
+    for d in dirs:
+        for p in sorted(d.rglob("*")) if d.is_dir() else [d]:
+            if p.is_file():
+                parts += [str(p.relative_to(d) if d.is_dir() else p.name), p.read_bytes()]
+    return content_key(*parts)

@@ -1,0 +1,169 @@
+"""C++ with g++: content-addressed cache, a per-machine precompiled <bits/stdc++.h>, and
+model-written code compiled inside the sandbox."""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from ..results import CompileInfo
+from ..sandbox import RunRequest, Sandbox
+from ..sandbox.host import runtime_dir
+from ..sandbox.run import tail
+from ..settings import JudgeSettings
+from .base import CompileCache, Program, content_key, dir_digest
+
+MESSAGE_TAIL = 4000
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_identity(compiler: str) -> str:
+    path = shutil.which(compiler)
+    if path is None:
+        raise RuntimeError(f"judge.compiler: {compiler!r} not found on PATH (install g++: scripts/install.sh)")
+    out = subprocess.run([path, "--version"], capture_output=True, text=True).stdout
+    machine = subprocess.run([path, "-dumpmachine"], capture_output=True, text=True).stdout
+    return f"{os.path.realpath(path)}\n{out.splitlines()[0] if out else ''}\n{machine.strip()}"
+
+
+def _stdcpp_header(compiler: str, flags: list[str]) -> Path | None:
+    """Where the compiler finds <bits/stdc++.h> (None if it does not ship one)."""
+    r = subprocess.run([compiler, *flags, "-x", "c++", "-E", "-H", "-"], input="#include <bits/stdc++.h>\n",
+                       capture_output=True, text=True)
+    for line in r.stderr.splitlines():
+        if line.startswith(". ") and line.endswith("bits/stdc++.h"):
+            return Path(line[2:].strip())
+    return None
+
+
+class CppExecutor:
+    language = "cpp"
+    extensions = (".cpp", ".cc", ".cxx")
+
+    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
+        self.settings = settings
+        self.cache = cache
+        self.sandbox = sandbox
+        self.compiler = shutil.which(settings.compiler) or settings.compiler
+        self.identity = compiler_identity(settings.compiler)
+        self.flags = list(settings.cxx_flags)
+        self._pch_dir: Path | None | bool = False  # False: not tried yet
+
+    # -- precompiled header -------------------------------------------------------------
+    def pch_dir(self) -> Path | None:
+        """An include dir holding bits/stdc++.h.gch built with exactly our flags, built once
+        per machine under a file lock. GCC uses it automatically when flags match, and falls
+        back to the plain header otherwise, so it can never change a program's meaning."""
+        if self._pch_dir is not False:
+            return self._pch_dir  # type: ignore[return-value]
+        self._pch_dir = None
+        if not self.settings.precompiled_header:
+            return None
+        header = _stdcpp_header(self.compiler, self.flags)
+        if header is None:
+            return None
+        key = content_key(self.identity, " ".join(self.flags), header.read_bytes())[:20]
+        base = runtime_dir() / "pch" / key
+        gch = base / "bits" / "stdc++.h.gch"
+        if not gch.exists():
+            gch.parent.mkdir(parents=True, exist_ok=True)
+            with open(base / ".lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not gch.exists():
+                    tmp = gch.with_name(f"stdc++.h.gch.{os.getpid()}")
+                    r = subprocess.run([self.compiler, *self.flags, "-x", "c++-header", str(header), "-o", str(tmp)],
+                                       capture_output=True, text=True, timeout=600)
+                    if r.returncode != 0:
+                        return None
+                    os.chmod(tmp, 0o644)
+                    os.replace(tmp, gch)
+        for d in (runtime_dir() / "pch", base, gch.parent):
+            os.chmod(d, 0o755)
+        self._pch_dir = base
+        return base
+
+    def _flags_for(self, include_dirs: list[Path], use_pch: bool) -> list[str]:
+        flags = list(self.flags)
+        pch = self.pch_dir() if use_pch else None
+        if pch is not None:
+            flags += ["-I", str(pch)]
+        for d in include_dirs:
+            flags += ["-I", str(d)]
+        return flags
+
+    # -- trusted: the task's own programs -----------------------------------------------
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path]) -> Program:
+        key = content_key("trusted", self.identity, " ".join(self.flags),
+                          *[p.read_bytes() for p in sources], dir_digest(include_dirs))
+        binary, meta = self.cache.lookup(key)
+        if meta is not None:
+            return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+        t0 = time.perf_counter()
+        out = self.cache.root / f".build-{os.getpid()}-{key[:12]}"
+        cmd = [self.compiler, *self._flags_for(include_dirs, True), *map(str, sources), "-o", str(out)]
+        try:
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.settings.compile_timeout_s * 4)
+            ok, message = r.returncode == 0, r.stderr[-MESSAGE_TAIL:]
+        except subprocess.TimeoutExpired:
+            ok, message = False, "compile time limit exceeded"
+        ms = (time.perf_counter() - t0) * 1000
+        binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
+        return Program(binary, CompileInfo(ok, ms, False, message))
+
+    # -- untrusted: model-written code --------------------------------------------------
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        pch = self.pch_dir()
+        key = content_key("untrusted", self.identity, " ".join(self.flags), source,
+                          *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs),
+                          str(pch is not None))
+        binary, meta = self.cache.lookup(key)
+        if meta is not None:
+            return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+
+        t0 = time.perf_counter()
+        scratch = self.sandbox.scratch_dir()
+        # Everything the compiler may read is copied into the solver's own scratch dir: the
+        # task folders are hidden from it, so `#include "<hidden case>"` finds nothing.
+        src_dir = scratch / "src"
+        src_dir.mkdir()
+        (src_dir / "solution.cpp").write_text(source, encoding="utf-8")
+        inc_args: list[str] = []
+        for i, d in enumerate(include_dirs):
+            dst = scratch / f"inc{i}"
+            shutil.copytree(d, dst)
+            inc_args += ["-I", str(dst)]
+        extra = []
+        for p in extra_sources:
+            shutil.copy(p, src_dir / p.name)
+            extra.append(str(src_dir / p.name))
+        uid = self.sandbox.slot().uid
+        if os.geteuid() == 0:
+            for root, dirs, files in os.walk(scratch):
+                for name in [*dirs, *files]:
+                    os.chown(os.path.join(root, name), uid, uid)
+        flags = list(self.flags) + (["-I", str(pch)] if pch else []) + inc_args
+        out = scratch / "solution.bin"
+        stderr_file = self.sandbox.private_dir() / "compile.stderr"
+        limit_ms = int(self.settings.compile_timeout_s * 1000)
+        report = self.sandbox.run(
+            RunRequest(solver=Path(self.compiler), argv0=self.compiler,
+                       solver_args=[*flags, str(src_dir / "solution.cpp"), *extra, "-o", str(out)],
+                       solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=4 * 1024 * 1024,
+                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024),
+            solver_stderr=stderr_file, keep_scratch=True)
+        message = tail(stderr_file, MESSAGE_TAIL).replace(str(src_dir) + "/", "")
+        ok = report.solver.exit_code == 0 and out.exists() and not report.setup_error
+        if report.setup_error:
+            raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
+        if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
+            message = "compile time limit exceeded\n" + message
+        elif not ok and report.oom_killed:
+            message = "compiler ran out of memory\n" + message
+        ms = (time.perf_counter() - t0) * 1000
+        binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
+        return Program(binary, CompileInfo(ok, ms, False, message))

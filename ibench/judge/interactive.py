@@ -1,0 +1,94 @@
+"""The interactive grader: solver and testlib interactor joined by pipes, one case at a time.
+Grader-linked tasks use it too: their solver binary is the solution linked with the task's stub,
+and the manager (the task's interactor) alone decides the verdict."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..tasks.model import Case, Task
+from .results import CaseResult
+from .sandbox import RunRequest, Sandbox
+from .sandbox.run import tail
+from .settings import JudgeSettings
+from .verdict import decide_interactive
+
+_QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
+_LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
+MESSAGE_LIMIT = 1000
+
+
+def read_query_log(tout: Path) -> tuple[int | None, int | None]:
+    """The last `queries=` and `query_limit=` lines of the interactor's log (SPEC §3)."""
+    try:
+        data = tout.read_bytes()
+    except OSError:
+        return None, None
+    q = _QUERIES.findall(data)
+    lim = _LIMIT.findall(data)
+    return (int(q[-1]) if q else None), (int(lim[-1]) if lim else None)
+
+
+def read_transcript(path: Path) -> tuple[str, str]:
+    """Split the header's transcript file into (solver->judge, judge->solver) tails."""
+    try:
+        text = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return "", ""
+    a, _, b = text.partition("--- judge->solver ---\n")
+    return a.removeprefix("--- solver->judge ---\n"), b
+
+
+@dataclass
+class Limits:
+    cpu_ms: float
+    mem_kb: int
+    wall_ms: int
+
+
+def case_limits(task: Task, settings: JudgeSettings) -> Limits:
+    cpu = task.cpu_time_limit_ms * task.language_factor
+    wall = max(settings.wall_factor * cpu, cpu + settings.wall_extra_s * 1000)
+    return Limits(cpu, task.memory_limit_mb * 1024, int(wall))
+
+
+class InteractiveGrader:
+    def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
+        self.settings = settings
+        self.sandbox = sandbox
+
+    def run_case(self, task: Task, case: Case, solver: Path, interactor: Path) -> CaseResult:
+        lim = case_limits(task, self.settings)
+        work = self.sandbox.private_dir()
+        tout, istderr, sstderr, transcript = (work / n for n in ("tout", "interactor.stderr", "solver.stderr", "transcript"))
+        for f in (tout, transcript):
+            f.unlink(missing_ok=True)
+        req = RunRequest(
+            solver=solver, interactor=interactor, case=case.input_path,
+            # The hidden case reaches the interactor as an inherited descriptor, so its command
+            # line names no path the solver could use.
+            interactor_args=["/dev/fd/3", str(tout)],
+            interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.tail_bytes}"],
+            cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
+            nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
+            interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
+            hide=[str(task.root.parent), str(task.root)],
+        )
+        r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
+        message = tail(istderr, MESSAGE_LIMIT).strip()
+        queries, query_limit = read_query_log(tout)
+        d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
+                               grace_ms=self.settings.grace_ms, interactor_message=message,
+                               queries=queries, query_limit=query_limit)
+        to_judge, to_solver = read_transcript(transcript)
+        return CaseResult(
+            case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),
+            peak_kb=r.solver_peak_kb, queries=queries, query_limit=query_limit,
+            solver_exit=r.solver.status_text,
+            interactor_exit=r.interactor.status_text if r.interactor else "",
+            message=d.reason if d.reason else message, score=d.score,
+            solver_to_judge_tail=to_judge, judge_to_solver_tail=to_solver,
+            solver_stderr_tail=tail(sstderr, self.settings.tail_bytes), sandbox=r.sandbox,
+        )

@@ -1,0 +1,13 @@
+"""The sandbox layer: what the host offers, a per-process slot, and one call that runs a case.
+
+The native supervisor (``supervisor.c``) does the running and measuring; this module builds it
+once per machine, picks the strongest isolation the host allows, and turns its key=value report
+into a typed :class:`RunReport`. Verdicts are decided elsewhere (``ibench/judge/verdict.py``).
+"""
+
+from __future__ import annotations
+
+from .host import Isolation, detect_isolation
+from .run import RunReport, RunRequest, Sandbox
+
+__all__ = ["Isolation", "detect_isolation", "RunReport", "RunRequest", "Sandbox"]

@@ -1,0 +1,258 @@
+"""Run one case through the native supervisor and read back its report."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .host import Isolation, Slot, acquire_slot, detect_isolation
+
+SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
+
+SIGNAL_NAMES = {1: "SIGHUP", 2: "SIGINT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+                8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 13: "SIGPIPE", 14: "SIGALRM",
+                15: "SIGTERM", 24: "SIGXCPU", 25: "SIGXFSZ", 27: "SIGPROF", 31: "SIGSYS"}
+
+
+def build_supervisor(cache_dir: Path) -> Path:
+    """Compile the supervisor once per machine (keyed by its source), atomically."""
+    src = SUPERVISOR_SRC.read_bytes()
+    key = hashlib.sha256(src).hexdigest()[:16]
+    out = cache_dir / "supervisor" / f"supervisor-{key}"
+    if out.exists():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}")
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if cc is None:
+        raise RuntimeError("the judge needs gcc (or cc) to build its supervisor; install g++ (scripts/install.sh)")
+    r = subprocess.run([cc, "-O2", "-o", str(tmp), str(SUPERVISOR_SRC)], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"building {SUPERVISOR_SRC} failed:\n{r.stderr[-2000:]}")
+    os.chmod(tmp, 0o755)
+    os.replace(tmp, out)
+    return out
+
+
+@dataclass
+class RunRequest:
+    """One execution: a solver alone (batch, compile) or joined to an interactor."""
+
+    solver: Path
+    cpu_ms: int
+    mem_kb: int
+    wall_ms: int
+    solver_args: list[str] = field(default_factory=list)
+    solver_env: list[str] = field(default_factory=list)
+    argv0: str | None = None
+    stdin: Path | None = None  # batch
+    stdout: Path | None = None  # batch
+    interactor: Path | None = None
+    interactor_args: list[str] = field(default_factory=list)
+    interactor_env: list[str] = field(default_factory=list)
+    case: Path | None = None  # opened as the interactor's fd 3
+    grace_ms: int = 1000
+    nproc: int = 16
+    fsize_kb: int = 65536
+    interactor_cpu_ms: int = 20000
+    hide: list[str] = field(default_factory=list)
+    address_space_kb: int | None = None  # only where no cgroup limits memory
+
+
+@dataclass
+class ProcReport:
+    exit_code: int | None = None
+    signal: int | None = None
+    cpu_us: int = 0
+    maxrss_kb: int = 0
+    killed: str = "none"  # none | judge | grace | wall
+    wall_us: int = 0
+
+    @property
+    def status_text(self) -> str:
+        if self.signal is not None:
+            name = SIGNAL_NAMES.get(self.signal, "")
+            text = f"signal {self.signal}" + (f" ({name})" if name else "")
+            return text + (f", killed by judge ({self.killed})" if self.killed != "none" else "")
+        if self.exit_code is not None:
+            return f"exit {self.exit_code}"
+        return "not run"
+
+
+@dataclass
+class RunReport:
+    solver: ProcReport
+    interactor: ProcReport | None
+    wall_us: int
+    wall_timeout: bool
+    first_exit: str
+    solver_cpu_at_interactor_exit_us: int | None = None
+    cg_cpu_us: int | None = None
+    cg_peak_kb: int | None = None
+    oom_killed: bool = False
+    setup_error: str = ""
+    sandbox: str = ""
+
+    @property
+    def solver_cpu_ms(self) -> float:
+        """Exact CPU of the solver's whole process tree where a cgroup measures it."""
+        us = self.cg_cpu_us if self.cg_cpu_us is not None else self.solver.cpu_us
+        return max(us, self.solver.cpu_us) / 1000.0
+
+    @property
+    def solver_peak_kb(self) -> int:
+        """The solver's own resident high-water mark (not the launcher's, not the page cache)."""
+        return self.solver.maxrss_kb
+
+
+def parse_report(text: str, sandbox: str) -> RunReport:
+    kv: dict[str, str] = {}
+    for line in text.splitlines():
+        k, sep, v = line.partition("=")
+        if sep:
+            kv[k] = v
+
+    def proc(prefix: str) -> ProcReport | None:
+        if f"{prefix}_killed" not in kv:
+            return None
+        return ProcReport(
+            exit_code=int(kv[f"{prefix}_exit"]) if f"{prefix}_exit" in kv else None,
+            signal=int(kv[f"{prefix}_signal"]) if f"{prefix}_signal" in kv else None,
+            cpu_us=int(kv.get(f"{prefix}_cpu_us", 0)),
+            maxrss_kb=int(kv.get(f"{prefix}_maxrss_kb", 0)),
+            killed=kv.get(f"{prefix}_killed", "none"),
+            wall_us=int(kv.get(f"{prefix}_wall_us", 0)),
+        )
+
+    def opt_int(key: str) -> int | None:
+        return int(kv[key]) if key in kv and kv[key].lstrip("-").isdigit() and int(kv[key]) >= 0 else None
+
+    return RunReport(
+        solver=proc("solver") or ProcReport(),
+        interactor=proc("interactor"),
+        wall_us=int(kv.get("wall_us", 0)),
+        wall_timeout=kv.get("wall_timeout") == "1",
+        first_exit=kv.get("first_exit", "none"),
+        solver_cpu_at_interactor_exit_us=opt_int("solver_cpu_at_interactor_exit_us"),
+        cg_cpu_us=opt_int("cg_cpu_us"),
+        cg_peak_kb=opt_int("cg_peak_kb"),
+        oom_killed=kv.get("cg_oom") == "1",
+        setup_error=kv.get("setup_error", ""),
+        sandbox=sandbox,
+    )
+
+
+class Sandbox:
+    """Runs cases in this process's slot with the strongest isolation the host offers."""
+
+    def __init__(self, cache_dir: Path, isolation: str = "auto", hidden_paths: list[str] | None = None):
+        self.isolation: Isolation = detect_isolation(isolation)
+        self.supervisor = build_supervisor(cache_dir)
+        self.hidden_paths = list(hidden_paths or [])
+
+    @property
+    def label(self) -> str:
+        return self.isolation.label
+
+    @property
+    def warnings(self) -> list[str]:
+        return list(self.isolation.warnings)
+
+    def slot(self) -> Slot:
+        return acquire_slot(self.isolation)
+
+    def private_dir(self) -> Path:
+        """A root-only directory of this slot for the trusted side's files (tout, stderr)."""
+        return self.slot().work
+
+    def scratch_dir(self) -> Path:
+        """The solver's working directory, emptied before every run."""
+        d = self.slot().scratch
+        for entry in os.scandir(d):
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(entry.path)
+                except OSError:
+                    pass
+        return d
+
+    def run(self, req: RunRequest, solver_stderr: Path | None = None,
+            interactor_stderr: Path | None = None, keep_scratch: bool = False) -> RunReport:
+        """Run one execution; the scratch dir is emptied first unless the caller filled it."""
+        slot = self.slot()
+        iso = self.isolation
+        scratch = slot.scratch if keep_scratch else self.scratch_dir()
+        args = [str(self.supervisor), "--solver", str(req.solver), "--solver-dir", str(scratch),
+                "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
+                "--grace-ms", str(req.grace_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
+                "--interactor-cpu-ms", str(req.interactor_cpu_ms)]
+        if req.argv0:
+            args += ["--argv0", req.argv0]
+        for a in req.solver_args:
+            args += ["--sarg", a]
+        for e in req.solver_env:
+            args += ["--senv", e]
+        if solver_stderr is not None:
+            args += ["--stderr", str(solver_stderr)]
+        if req.interactor is not None:
+            args += ["--interactor", str(req.interactor), "--interactor-dir", str(slot.work)]
+            if req.case is not None:
+                args += ["--case", str(req.case)]
+            for a in req.interactor_args:
+                args += ["--iarg", a]
+            for e in req.interactor_env:
+                args += ["--ienv", e]
+            if interactor_stderr is not None:
+                args += ["--interactor-stderr", str(interactor_stderr)]
+        else:
+            if req.stdin is not None:
+                args += ["--stdin", str(req.stdin)]
+            if req.stdout is not None:
+                args += ["--stdout", str(req.stdout)]
+        if iso.mode == "root":
+            args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
+            for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
+                              ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
+                if val:
+                    args += [name, val]
+            if iso.mountns:
+                args.append("--mountns")
+                for h in [*self.hidden_paths, *req.hide]:
+                    args += ["--hide", h]
+        if iso.cgroup == "none":
+            # Without a memory cgroup the address-space rlimit is the only hard memory cap.
+            as_kb = req.address_space_kb or (req.mem_kb + 65536)
+            args += ["--as-kb", str(as_kb)]
+        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        report = parse_report(proc.stdout, self.label)
+        if proc.returncode != 0 and not report.setup_error:
+            report.setup_error = f"supervisor exited {proc.returncode}: {proc.stderr[-500:]}"
+        return report
+
+
+def default_cache_dir(configured: str | None = None) -> Path:
+    path = Path(configured or os.environ.get("IBENCH_CACHE") or Path.home() / ".cache" / "ibench")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def tail(path: Path, limit: int) -> str:
+    """The last ``limit`` bytes of a file as text (invalid UTF-8 replaced)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - limit))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+__all__ = ["RunRequest", "RunReport", "ProcReport", "Sandbox", "build_supervisor", "default_cache_dir",
+           "tail"]
