@@ -52,7 +52,8 @@ class BatchGrader:
         out, sstderr = work / "solver.out", work / "solver.stderr"
         r = self.sandbox.run(
             RunRequest(solver=solver, stdin=case.input_path, stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb,
-                       wall_ms=lim.wall_ms, nproc=self.settings.max_processes,
+                       wall_ms=lim.wall_ms, wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
+                       nproc=self.settings.max_processes,
                        fsize_kb=self.settings.output_limit_mb * 1024, hide=[str(task.root.parent), str(task.root)]),
             solver_stderr=sstderr)
         checker_exit = ""

@@ -72,6 +72,7 @@ class InteractiveGrader:
             interactor_args=["/dev/fd/3", str(tout)],
             interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.tail_bytes}"],
             cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
+            wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
             nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
             interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
             hide=[str(task.root.parent), str(task.root)],

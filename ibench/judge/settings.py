@@ -19,6 +19,7 @@ class JudgeSettings:
     all_cases: bool = False  # False: stop a sample at its first failing case (scores unaffected)
     wall_factor: float = 3.0  # wall cap = max(wall_factor * cpu limit, cpu limit + wall_extra_s)
     wall_extra_s: float = 2.0
+    wall_hard_factor: float = 5.0  # a solver still runnable at the cap may run to this x wall (its CPU timer ends it)
     grace_ms: int = 1000  # after the interactor accepts, time the solver has to exit cleanly
     max_processes: int = 16  # per solver sandbox (threads count too)
     output_limit_mb: int = 64  # solver stdout (batch) and any file it writes

@@ -136,7 +136,12 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) 
 
 
 def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None:
-    """The solver did not finish and the judge ended it: spinning (TLE) or blocked (IDLE)."""
+    """The solver did not finish and the judge ended it: working (TLE) or blocked (IDLE).
+
+    Decided by the solver's scheduler state when it was ended (running or waiting for a CPU
+    versus blocked), which does not depend on machine load; the supervisor also lets a
+    runnable solver outlive the wall cap so that its CPU timer, not wall time, ends it. The
+    CPU-per-wall ratio is only a fallback for reports without the state."""
     p = r.solver
     if not _killed_by_judge(p) or p.killed not in ("wall", "grace"):
         return None
@@ -146,9 +151,12 @@ def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None
         what = "after the interactor accepted"
     else:
         window, used = wall_ms, r.solver_cpu_ms
-        what = "before the wall-clock cap"
-    if window > 0 and used / window >= SPIN_RATIO:
-        return Decision(Verdict.TLE, f"solver kept running on the CPU {what} ({used:.0f} ms CPU in {window:.0f} ms)")
+        what = "at the wall-clock cap"
+    running = r.solver_runnable_at_kill
+    if running is None:
+        running = window > 0 and used / window >= SPIN_RATIO
+    if running:
+        return Decision(Verdict.TLE, f"solver still running {what} ({used:.0f} ms CPU in {window:.0f} ms)")
     return Decision(Verdict.IDLE, f"solver blocked {what} ({used:.0f} ms CPU in {window:.0f} ms): idle or deadlock")
 
 
@@ -188,6 +196,8 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
         return Decision(Verdict.RE, crash + (f" (interactor: {msg})" if msg else ""))
     stall = _stalled(r, wall_ms, grace_ms)
     if stall and not decisive_rejection:
+        if stall.verdict is Verdict.IDLE and r.interactor_runnable_at_kill:
+            return Decision(Verdict.SE, "interactor still computing at the wall-clock cap while the solver waited")
         return stall
     if inter_v is None:
         # The interactor was ended by the wall-clock cap although the solver had finished.

@@ -56,6 +56,7 @@ class RunRequest:
     interactor_env: list[str] = field(default_factory=list)
     case: Path | None = None  # opened as the interactor's fd 3
     grace_ms: int = 1000
+    wall_hard_ms: int | None = None  # how long a still-runnable solver may outlive wall_ms
     nproc: int = 16
     fsize_kb: int = 65536
     interactor_cpu_ms: int = 20000
@@ -94,6 +95,8 @@ class RunReport:
     cg_cpu_us: int | None = None
     cg_peak_kb: int | None = None
     oom_killed: bool = False
+    solver_runnable_at_kill: bool | None = None  # scheduler state when the judge ended it
+    interactor_runnable_at_kill: bool | None = None
     setup_error: str = ""
     sandbox: str = ""
 
@@ -141,6 +144,9 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         cg_cpu_us=opt_int("cg_cpu_us"),
         cg_peak_kb=opt_int("cg_peak_kb"),
         oom_killed=kv.get("cg_oom") == "1",
+        solver_runnable_at_kill=(kv["solver_runnable_at_kill"] == "1") if "solver_runnable_at_kill" in kv else None,
+        interactor_runnable_at_kill=((kv["interactor_runnable_at_kill"] == "1")
+                                     if "interactor_runnable_at_kill" in kv else None),
         setup_error=kv.get("setup_error", ""),
         sandbox=sandbox,
     )
@@ -190,7 +196,7 @@ class Sandbox:
         scratch = slot.scratch if keep_scratch else self.scratch_dir()
         args = [str(self.supervisor), "--solver", str(req.solver), "--solver-dir", str(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
-                "--grace-ms", str(req.grace_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
+                "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
                 "--interactor-cpu-ms", str(req.interactor_cpu_ms)]
         if req.argv0:
             args += ["--argv0", req.argv0]

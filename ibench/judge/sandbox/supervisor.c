@@ -73,6 +73,7 @@ static struct {
     int n_solver_env;
     long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, as_kb;
     long uid, gid;
+    long wall_hard_ms;
     int mountns;
     const char *cg_mem, *cg_pids, *cg_cpu, *cg_v2;
 } opt = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000, .nproc = 16,
@@ -378,6 +379,36 @@ static long long solver_cpu_now_us(pid_t pid) {
     return (long long)(ut + st) * 1000000LL / sysconf(_SC_CLK_TCK);
 }
 
+/* Scheduler state of a process: 'R' when it is running or waiting for a CPU, 'S'/'D' when it
+ * is blocked. Used when the wall-clock cap expires: a runnable solver is working (its CPU timer
+ * will end it), a blocked one is idle. Unlike a CPU-per-wall ratio, this does not change with
+ * how loaded the machine is. */
+static char proc_state(pid_t pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p[2] : 0;
+}
+
+static int group_runnable(pid_t main_pid, const char *cgdir) {
+    char buf[65536];
+    if (cgdir && read_file(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
+        for (char *p = buf; *p;) {
+            long pid = strtol(p, &p, 10);
+            if (pid > 0 && proc_state((pid_t)pid) == 'R') return 1;
+            while (*p == '\n') p++;
+        }
+        return 0;
+    }
+    return proc_state(main_pid) == 'R';
+}
+
 static void print_proc(const char *name, struct proc *p) {
     if (!p->pid) return;
     if (WIFEXITED(p->status))
@@ -421,6 +452,7 @@ int main(int argc, char **argv) {
         else if (ARG("--as-kb")) opt.as_kb = atol(v);
         else if (ARG("--wall-ms")) opt.wall_ms = atol(v);
         else if (ARG("--grace-ms")) opt.grace_ms = atol(v);
+        else if (ARG("--wall-hard-ms")) opt.wall_hard_ms = atol(v);
         else if (ARG("--nproc")) opt.nproc = atol(v);
         else if (ARG("--fsize-kb")) opt.fsize_kb = atol(v);
         else if (ARG("--interactor-cpu-ms")) opt.inter_cpu_ms = atol(v);
@@ -520,6 +552,8 @@ int main(int argc, char **argv) {
     int first = 0;  /* 1 solver first, 2 interactor first */
     long long sol_cpu_at_inter_exit = -1;
     int wall_timeout = 0;
+    int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1;
+    long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
 
     while (!sol.done || (itr.pid && !itr.done)) {
         struct pollfd pf[2] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}};
@@ -568,8 +602,10 @@ int main(int argc, char **argv) {
         if (pf[1].revents & POLLIN) {
             uint64_t ticks;
             (void)!read(tfd, &ticks, sizeof ticks);
+            const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
             if (grace_phase && now_us() < deadline) {
                 if (!sol.done) {
+                    sol_runnable_at_kill = group_runnable(sol.pid, cg);
                     sol.killed = 2;
                     kill_group(sol.pid);
                     kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
@@ -578,8 +614,18 @@ int main(int argc, char **argv) {
                 its.it_value.tv_sec = deadline / 1000000;
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+            } else if (!sol.done && now_us() < hard_deadline && group_runnable(sol.pid, cg)) {
+                /* Still computing, not blocked: the CPU timer will end it if it spins. Under
+                 * load a working solver must not be cut short by wall time alone. */
+                long next = now_us() + 250000;
+                if (next > hard_deadline) next = hard_deadline;
+                its.it_value.tv_sec = next / 1000000;
+                its.it_value.tv_nsec = (next % 1000000) * 1000;
+                timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else {
                 wall_timeout = 1;
+                if (!sol.done) sol_runnable_at_kill = group_runnable(sol.pid, cg);
+                if (itr.pid && !itr.done) inter_runnable_at_kill = proc_state(itr.pid) == 'R';
                 if (!sol.done) {
                     if (!sol.killed) sol.killed = 3;
                     kill_group(sol.pid);
@@ -630,6 +676,8 @@ int main(int argc, char **argv) {
            first == 1 ? "solver" : first == 2 ? "interactor" : "none");
     print_proc("solver", &sol);
     printf("solver_wall_us=%ld\n", sol.end_us - start);
+    if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
+    if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
     if (sol_cpu_at_inter_exit >= 0) printf("solver_cpu_at_interactor_exit_us=%lld\n", sol_cpu_at_inter_exit);
     if (itr.pid) {
         print_proc("interactor", &itr);

@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Judge speed benchmark (prints figures; not a test).
+
+1. Median wall ms per interactive case through the judge, against the floor measured in the
+   same run: the same two programs joined by os.pipe and started with subprocess, nothing else.
+   Target: judge <= 1.2x floor.
+2. Compile ms of a typical solution: plain g++, with the precompiled <bits/stdc++.h>, and a
+   cache hit. Targets: precompiled >= 3.5x faster than plain; cache hit < 20 ms.
+
+    python scripts/bench_judge.py [--cases 200] [--compiles 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from ibench.judge import Judge, JudgeSettings  # noqa: E402
+from ibench.tasks.model import Case, InteractorMode, Task, TaskKind  # noqa: E402
+
+INTERACTOR = r"""
+#include "testlib.h"
+int main(int argc, char** argv) {
+    registerInteraction(argc, argv);
+    int x = inf.readInt();
+    int limit = 12, q = 0;
+    tout << "queries=0\nquery_limit=" << limit << "\n";
+    while (true) {
+        std::string op = ouf.readToken("[?!]");
+        int v = ouf.readInt(1, 1000, "v");
+        if (op == "!") {
+            tout << "queries=" << q << "\nquery_limit=" << limit << "\n";
+            if (v == x) quitf(_ok, "guessed in %d queries", q);
+            quitf(_wa, "expected %d, found %d", x, v);
+        }
+        q++;
+        std::cout << (v < x ? "<" : v > x ? ">" : "=") << std::endl;
+    }
+}
+"""
+
+SOLVER = r"""
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    int lo = 1, hi = 1000;
+    while (lo < hi) {
+        int m = (lo + hi) / 2;
+        cout << "? " << m << endl;
+        string r; cin >> r;
+        if (r == "=") { lo = hi = m; break; }
+        if (r == "<") lo = m + 1; else hi = m - 1;
+    }
+    cout << "! " << lo << endl;
+}
+"""
+
+# A typical model-written solution: the usual template, some STL, a little work.
+TYPICAL = r"""
+#include <bits/stdc++.h>
+using namespace std;
+typedef long long ll;
+// NONCE
+int main() {
+    ios::sync_with_stdio(false); cin.tie(nullptr);
+    int n; if (!(cin >> n)) return 0;
+    vector<ll> a(n); for (auto& x : a) cin >> x;
+    map<ll, int> cnt; for (ll x : a) cnt[x]++;
+    priority_queue<pair<int, ll>> pq; for (auto& [k, v] : cnt) pq.push({v, k});
+    set<ll> s(a.begin(), a.end()); unordered_map<ll, ll> um;
+    sort(a.begin(), a.end()); cout << accumulate(a.begin(), a.end(), 0LL) << "\n";
+}
+"""
+
+
+def make_task(root: Path, n_cases: int) -> Task:
+    t = root / "bench-guess"
+    (t / "interactor").mkdir(parents=True)
+    (t / "cases").mkdir()
+    (t / "interactor" / "non_adaptive.cpp").write_text(INTERACTOR)
+    cases = []
+    for i in range(1, min(n_cases, 100) + 1):
+        p = t / "cases" / f"{i:03d}.in"
+        p.write_text(f"{(i * 7919) % 1000 + 1}\n")
+        cases.append(Case(f"{i:03d}", p, interactor="non_adaptive"))
+    return Task(root=t, problem_id="bench-guess", kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+                memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=tuple(cases),
+                interactor_mode=InteractorMode.NON_ADAPTIVE,
+                interactors={"non_adaptive": t / "interactor" / "non_adaptive.cpp"})
+
+
+def floor_case(solver: Path, interactor: Path, case: Path, tout: Path) -> float:
+    """Two processes on os.pipe via subprocess: the least any harness can do."""
+    t0 = time.perf_counter()
+    a_r, a_w = os.pipe()  # solver -> interactor
+    b_r, b_w = os.pipe()  # interactor -> solver
+    pi = subprocess.Popen([str(interactor), str(case), str(tout)], stdin=a_r, stdout=b_w, stderr=subprocess.DEVNULL)
+    ps = subprocess.Popen([str(solver)], stdin=b_r, stdout=a_w)
+    for fd in (a_r, a_w, b_r, b_w):
+        os.close(fd)
+    ps.wait()
+    pi.wait()
+    if pi.returncode != 0:
+        raise RuntimeError(f"floor run failed: interactor exit {pi.returncode}")
+    return (time.perf_counter() - t0) * 1000
+
+
+def bench_cases(judge: Judge, task: Task, n: int) -> dict:
+    src_dir = Path(tempfile.mkdtemp(prefix="ibench-bench-"))
+    prog = judge.compile_solution(task, SOLVER)
+    assert prog.binary is not None, prog.info.message
+    interactor = judge.compile_tool(task, task.interactors["non_adaptive"])
+    tout = src_dir / "tout"
+    floor, through = [], []
+    for i in range(n):
+        case = task.cases[i % len(task.cases)]
+        # Interleaved so that load drift hits both sides alike.
+        floor.append(floor_case(prog.binary, interactor, case.input_path, tout))
+        t0 = time.perf_counter()
+        r = judge.interactive.run_case(task, case, prog.binary, interactor)
+        through.append((time.perf_counter() - t0) * 1000)
+        if r.verdict.value != "OK":
+            raise RuntimeError(f"judge run failed on case {case.name}: {r.verdict} {r.message}")
+    f, j = statistics.median(floor), statistics.median(through)
+    return {"cases": n, "floor_ms": round(f, 3), "judge_ms": round(j, 3), "ratio": round(j / f, 3),
+            "sandbox": judge.sandbox.label}
+
+
+def bench_compile(n: int) -> dict:
+    def times(settings: JudgeSettings, fresh_each: bool) -> list[float]:
+        out = []
+        for _ in range(n):
+            judge = Judge(settings)
+            task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 1)
+            src = TYPICAL.replace("NONCE", uuid.uuid4().hex if fresh_each else "fixed")
+            judge.compile_solution(task, src)  # warm: builds the PCH once per machine
+            src2 = TYPICAL.replace("NONCE", uuid.uuid4().hex) if fresh_each else src
+            t0 = time.perf_counter()
+            prog = judge.compile_solution(task, src2)
+            out.append((time.perf_counter() - t0) * 1000)
+            assert prog.binary is not None, prog.info.message
+        return out
+
+    cache = tempfile.mkdtemp(prefix="ibench-bench-cache-")
+    plain = times(JudgeSettings(precompiled_header=False, cache_dir=cache), True)
+    pch = times(JudgeSettings(precompiled_header=True, cache_dir=cache), True)
+    hit = times(JudgeSettings(precompiled_header=True, cache_dir=cache), False)
+    p, q, h = statistics.median(plain), statistics.median(pch), statistics.median(hit)
+    return {"plain_ms": round(p, 1), "pch_ms": round(q, 1), "pch_speedup": round(p / q, 2), "cache_hit_ms": round(h, 2)}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--compiles", type=int, default=5)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    judge = Judge(JudgeSettings())
+    task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 100)
+    cases = bench_cases(judge, task, args.cases)
+    comp = bench_compile(args.compiles)
+    if args.json:
+        print(json.dumps({"interactive": cases, "compile": comp}))
+        return 0
+    print(f"interactive case ({cases['cases']} runs, sandbox {cases['sandbox']}):")
+    print(f"  floor (2 processes on os.pipe via subprocess): {cases['floor_ms']:8.2f} ms median")
+    print(f"  through the judge:                            {cases['judge_ms']:8.2f} ms median")
+    print(f"  ratio judge/floor: {cases['ratio']:.2f}  (target <= 1.2)")
+    print("compile of a typical solution (median):")
+    print(f"  plain g++:              {comp['plain_ms']:8.1f} ms")
+    print(f"  precompiled header:     {comp['pch_ms']:8.1f} ms   speed-up {comp['pch_speedup']:.2f}x (target >= 3.5)")
+    print(f"  cache hit:              {comp['cache_hit_ms']:8.2f} ms   (target < 20)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
