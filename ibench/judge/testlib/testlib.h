@@ -13,10 +13,14 @@
  * stdin/stdout are replaced by glibc fopencookie() streams that forward to fds 0/1 and record
  * whole chunks (no syscall per byte; buffering mode as for the original streams), and
  * std::cin/std::cout are re-pointed at them, so C and C++ output stay in one ordered buffer.
- * At every exit path (quit*, return from main, exit(), SIGTERM/SIGSEGV/SIGABRT/...) the file is written as
+ * At every exit path (quit*, return from main, exit(), SIGTERM/SIGSEGV/SIGABRT/...) the file
+ * is written as
  *     --- solver->judge ---\n<tail>[\n]--- judge->solver ---\n<tail>
  * where the optional \n is added only when the first tail is non-empty and does not end in one.
  * Without IBENCH_TRANSCRIPT nothing of this is active.
+ *
+ * Also (all interactors): SIGPIPE is ignored when it is at its default, so a solver that exits
+ * mid-protocol yields the next read's verdict (PE) instead of a timing-dependent SIGPIPE death.
  */
 #ifndef IBENCH_TESTLIB_H_
 #define IBENCH_TESTLIB_H_
@@ -71,6 +75,9 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <unistd.h>
 #define IBENCH_TL_POSIX 1
 #endif
@@ -2535,6 +2542,12 @@ inline void registerInteraction(int argc, char* argv[]) {
     // SIGPIPE death of the judge whose timing decides the outcome.
     struct sigaction oldPipe;
     if (::sigaction(SIGPIPE, nullptr, &oldPipe) == 0 && oldPipe.sa_handler == SIG_DFL) ::signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+    // ibench: the interactor holds the hidden case; when a judge cannot run the solver under
+    // another uid, a non-dumpable interactor still keeps /proc/<pid>/fd, mem and environ
+    // closed to it.
+    ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
 #endif
     ibench_tl::installTranscript();
     static const char usage[] = "<input-file> <output-file> [<answer-file> [<report-file> [<-appes>]]]";
