@@ -17,18 +17,26 @@ from .verdict import decide_interactive
 
 _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
 _LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
+_EOF = re.compile(rb"^ibench_solver_eof=([01])\s*$", re.M)
 MESSAGE_LIMIT = 1000
 
 
-def read_query_log(tout: Path) -> tuple[int | None, int | None]:
+@dataclass
+class InteractorLog:
+    queries: int | None = None
+    query_limit: int | None = None
+    solver_eof: bool | None = None  # written by ibench's header at the interactor's exit
+
+
+def read_interactor_log(tout: Path) -> InteractorLog:
     """The last `queries=` and `query_limit=` lines of the interactor's log (SPEC §3)."""
     try:
         data = tout.read_bytes()
     except OSError:
-        return None, None
-    q = _QUERIES.findall(data)
-    lim = _LIMIT.findall(data)
-    return (int(q[-1]) if q else None), (int(lim[-1]) if lim else None)
+        return InteractorLog()
+    q, lim, eof = _QUERIES.findall(data), _LIMIT.findall(data), _EOF.findall(data)
+    return InteractorLog(int(q[-1]) if q else None, int(lim[-1]) if lim else None,
+                         (eof[-1] == b"1") if eof else None)
 
 
 def read_transcript(path: Path) -> tuple[str, str]:
@@ -79,10 +87,11 @@ class InteractiveGrader:
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         message = tail(istderr, MESSAGE_LIMIT).strip()
-        queries, query_limit = read_query_log(tout)
+        log = read_interactor_log(tout)
+        queries, query_limit = log.queries, log.query_limit
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
                                grace_ms=self.settings.grace_ms, interactor_message=message,
-                               queries=queries, query_limit=query_limit)
+                               queries=queries, query_limit=query_limit, solver_eof=log.solver_eof)
         to_judge, to_solver = read_transcript(transcript)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),

@@ -161,13 +161,17 @@ def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None
 
 
 def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float, grace_ms: float,
-                       interactor_message: str, queries: int | None, query_limit: int | None) -> Decision:
+                       interactor_message: str, queries: int | None, query_limit: int | None,
+                       solver_eof: bool | None = None) -> Decision:
     """One interactive execution, per SPEC §4 and the interplay rules there.
 
     The interactor's rejection (WA/PE) stands over whatever the solver does after it, unless
-    the rejection was itself caused by the solver stopping (testlib's "unexpected end of file"):
-    then the solver's own status decides. This rule depends on causes, not on which process
-    the supervisor happened to reap first, so the verdict does not change with machine load.
+    the rejection followed the end of the solver's output: then the solver's own status
+    decides (a crash is RE). Whether it did is a fact the interactor reports itself
+    (``solver_eof``: ibench's testlib header writes ``ibench_solver_eof`` to tout); for other
+    interactors, testlib's unexpected-EOF verdict or a solver already exiting when the
+    interactor stopped stand in for it. The rule follows causes, not which process the
+    supervisor happened to reap first, so the verdict does not change with machine load.
     """
     if r.setup_error:
         return Decision(Verdict.SE, f"sandbox setup failed: {r.setup_error}")
@@ -182,7 +186,11 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
         if it.exit_code not in TESTLIB_EXIT:
             return Decision(Verdict.SE, f"interactor exited with unexpected code {it.exit_code}: {msg}")
     inter_v = TESTLIB_EXIT.get(it.exit_code) if it.killed == "none" else None
-    eof_caused = it.exit_code == 8 or (inter_v is Verdict.PE and "unexpected end of file" in msg.lower())
+    if solver_eof is not None:
+        eof_caused = solver_eof
+    else:
+        eof_caused = (it.exit_code == 8 or "unexpected end of file" in msg.lower() or "unexpected eof" in msg.lower()
+                      or bool(r.solver_exiting_at_interactor_exit))
     decisive_rejection = inter_v in (Verdict.WA, Verdict.PE) and not eof_caused
 
     cpu_ms = r.solver_cpu_ms

@@ -54,13 +54,19 @@ class KnownSolution:
     """A reference or known-bad program shipped with the task, with its expected outcome."""
 
     path: Path
-    expected: str  # a Verdict value, e.g. "OK", "WA", "QLE"
+    expected: str  # a Verdict value, e.g. "OK", "WA", "QLE": the label when every case runs
     score: float | None = None  # expected task score, for batch tasks with subtasks
     note: str = ""
+    # The label under the default early exit (the first failing case decides), where it differs
+    # from ``expected`` (the most severe over all failing cases).
+    expected_early_exit: str | None = None
 
     @property
     def accepted(self) -> bool:
         return self.expected == "OK"
+
+    def expected_for(self, all_cases: bool) -> str:
+        return self.expected if all_cases or self.expected_early_exit is None else self.expected_early_exit
 
 
 @dataclass(frozen=True)

@@ -78,7 +78,7 @@ class ProcReport:
         if self.signal is not None:
             name = SIGNAL_NAMES.get(self.signal, "")
             text = f"signal {self.signal}" + (f" ({name})" if name else "")
-            return text + (f", killed by judge ({self.killed})" if self.killed != "none" else "")
+            return text + (f", killed by judge ({self.killed})" if self.killed != "none" and self.signal == 9 else "")
         if self.exit_code is not None:
             return f"exit {self.exit_code}"
         return "not run"
@@ -97,6 +97,7 @@ class RunReport:
     oom_killed: bool = False
     solver_runnable_at_kill: bool | None = None  # scheduler state when the judge ended it
     interactor_runnable_at_kill: bool | None = None
+    solver_exiting_at_interactor_exit: bool | None = None  # had the solver begun to exit by then?
     setup_error: str = ""
     sandbox: str = ""
 
@@ -147,6 +148,8 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         solver_runnable_at_kill=(kv["solver_runnable_at_kill"] == "1") if "solver_runnable_at_kill" in kv else None,
         interactor_runnable_at_kill=((kv["interactor_runnable_at_kill"] == "1")
                                      if "interactor_runnable_at_kill" in kv else None),
+        solver_exiting_at_interactor_exit=((kv["solver_exiting_at_interactor_exit"] == "1")
+                                           if "solver_exiting_at_interactor_exit" in kv else None),
         setup_error=kv.get("setup_error", ""),
         sandbox=sandbox,
     )

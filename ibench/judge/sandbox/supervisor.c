@@ -396,6 +396,24 @@ static char proc_state(pid_t pid) {
     return p && p[1] == ' ' ? p[2] : 0;
 }
 
+/* Has the process begun to exit (PF_EXITING) or finished (zombie)? */
+static int proc_exiting(pid_t pid) {
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 1;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 1;
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    if (!p) return 0;
+    char state = 0;
+    unsigned int flags = 0;
+    if (sscanf(p + 2, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2) return 0;
+    return state == 'Z' || state == 'X' || (flags & 0x4) != 0;
+}
+
 static int group_runnable(pid_t main_pid, const char *cgdir) {
     char buf[65536];
     if (cgdir && read_file(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
@@ -552,7 +570,7 @@ int main(int argc, char **argv) {
     int first = 0;  /* 1 solver first, 2 interactor first */
     long long sol_cpu_at_inter_exit = -1;
     int wall_timeout = 0;
-    int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1;
+    int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
 
     while (!sol.done || (itr.pid && !itr.done)) {
@@ -578,6 +596,7 @@ int main(int argc, char **argv) {
                 if (!first) first = which == &sol ? 1 : 2;
                 if (which == &itr && !sol.done) {
                     sol_cpu_at_inter_exit = solver_cpu_now_us(sol.pid);
+                    sol_exiting_at_inter_exit = proc_exiting(sol.pid);
                     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
                     if (sol.killed) {
                         /* already being ended by the wall-clock cap */
@@ -677,6 +696,7 @@ int main(int argc, char **argv) {
     print_proc("solver", &sol);
     printf("solver_wall_us=%ld\n", sol.end_us - start);
     if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
+    if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
     if (sol_cpu_at_inter_exit >= 0) printf("solver_cpu_at_interactor_exit_us=%lld\n", sol_cpu_at_inter_exit);
     if (itr.pid) {

@@ -2002,6 +2002,10 @@ inline void finalizeIO() {
     std::cout.flush();
     std::fflush(stdout);
     dumpTranscriptRaw();
+    // ibench: tell the judge whether the solver's output had ended (EOF seen) before this
+    // verdict. A rejection that follows the solver's end was caused by it (a crash becomes
+    // RE); one given while the solver was still talking stands, whatever the solver does next.
+    if (testlibMode == _interactor && tout.is_open()) tout << "\nibench_solver_eof=" << (std::feof(stdin) ? 1 : 0) << "\n";
     if (tout.is_open()) tout.close();
 }
 

@@ -1,0 +1,91 @@
+"""solutions/ and solutions/expected.json (known solutions and their expected verdicts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ibench.judge.verdict import Verdict, parse_verdict
+
+from ..model import KnownSolution, TaskKind
+from .common import Collector, choices, is_number, json_type, read_json
+
+# Source files the judge can run as a known solution, by extension.
+SOLUTION_LANGUAGES: dict[str, str] = {".cpp": "cpp", ".cc": "cpp", ".py": "python", ".java": "java", ".go": "go"}
+
+
+def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collector) -> tuple[KnownSolution, ...]:
+    sdir = root / "solutions"
+    path = sdir / "expected.json"
+    if not sdir.is_dir():
+        c.warn(sdir, "", "missing: no known solutions, so `validate` cannot check this task and the reference model skips it")
+        return ()
+    sources = sorted(p.name for p in sdir.iterdir() if p.is_file() and p.suffix in SOLUTION_LANGUAGES)
+    if not path.is_file():
+        if sources:
+            c.error(path, "", f"missing; expected it to give the expected verdict of each of {', '.join(sources)}")
+        else:
+            c.warn(sdir, "", "holds no solutions and no expected.json")
+        return ()
+    data = read_json(path, c, 'an object like {"ok.cpp": {"expected": "OK", "note": "..."}}')
+    if data is None:
+        return ()
+    if not isinstance(data, dict):
+        c.error(path, "", f"top level is a JSON {json_type(type(data))}; expected an object mapping file names to {{\"expected\": ...}}")
+        return ()
+    solutions: list[KnownSolution] = []
+    for name in sorted(data):
+        entry = data[name]
+        file = sdir / name
+        if "/" in name or "\\" in name or name.startswith("."):
+            c.error(path, name, "is not a plain file name; expected a file directly inside solutions/")
+            continue
+        if not file.is_file():
+            c.error(path, name, f"names solutions/{name}, which does not exist; expected an existing file in solutions/")
+        elif file.suffix not in SOLUTION_LANGUAGES:
+            c.error(path, name, f"is not a source file the judge can run; expected one of {choices(SOLUTION_LANGUAGES)}")
+        if not isinstance(entry, dict):
+            c.error(path, name, f"is a JSON {json_type(type(entry))}; expected an object like {{\"expected\": \"OK\", \"note\": \"...\"}}")
+            continue
+        verdict = _entry_verdict(path, name, entry, c)
+        score = entry.get("score")
+        if score is not None:
+            if not is_number(score) or score < 0:
+                c.error(path, f"{name}.score", f"{score!r} is not a non-negative number; expected the expected task score")
+                score = None
+            elif not (kind is TaskKind.BATCH and scored):
+                c.warn(path, f"{name}.score", "only compared for batch tasks with subtasks.json; ignored here")
+        note = entry.get("note", "")
+        if not isinstance(note, str):
+            c.error(path, f"{name}.note", f"{note!r} is not a string; expected a short description")
+            note = ""
+        early = _entry_verdict(path, name, entry, c, key="expected_early_exit") if "expected_early_exit" in entry else None
+        for key in set(entry) - {"expected", "expected_early_exit", "score", "note"}:
+            c.warn(path, f"{name}.{key}", "unknown key, ignored")
+        if verdict is not None and file.is_file():
+            solutions.append(KnownSolution(path=file, expected=verdict.value,
+                                           score=float(score) if score is not None else None, note=note,
+                                           expected_early_exit=early.value if early is not None else None))
+    for name in sources:
+        if name not in data:
+            c.error(path, name, f"solutions/{name} is not listed; expected every solution to have an expected verdict")
+    if solutions and not any(s.accepted for s in solutions):
+        c.warn(path, "", "lists no accepted (OK) solution: nothing shows the task is solvable")
+    return tuple(solutions)
+
+
+def _entry_verdict(path: Path, name: str, entry: dict, c: Collector, key: str = "expected") -> Verdict | None:
+    raw = entry.get(key)
+    if raw is None:
+        c.error(path, f"{name}.{key}", f"missing; expected a verdict ({choices(v.value for v in Verdict)})")
+        return None
+    if not isinstance(raw, str):
+        c.error(path, f"{name}.{key}", f"{raw!r} is not a string; expected a verdict ({choices(v.value for v in Verdict)})")
+        return None
+    try:
+        verdict = parse_verdict(raw)
+    except ValueError as e:
+        c.error(path, f"{name}.{key}", str(e))
+        return None
+    if verdict is Verdict.SE:
+        c.warn(path, f"{name}.{key}", "SE is the judge's own failure, never a solution's; is this intended?")
+    return verdict

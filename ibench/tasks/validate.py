@@ -1,0 +1,425 @@
+"""`python -m ibench.tasks validate`: prove each task's judging agrees with its known solutions.
+
+The offline counterpart of InteractBench's validate step (paper §3.3): a task is trusted only if
+everything compiles, every generated case is reproduced byte for byte by its generator, every
+accepted solution is accepted on every case, and every known-bad probe is rejected with exactly
+its expected label (and score, for scored batch tasks).
+
+Work is split into independent jobs, one per task for its tools and cases plus one per known
+solution, run inline (``--jobs 1``), in a process pool, or as Ray tasks (``--ray``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib.util
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from .errors import TaskError
+from .load import CaseRecipe, load_tasks, read_case_recipes, solution_language
+from .model import Case, KnownSolution, Task
+
+if TYPE_CHECKING:  # the judge is imported only when validation actually runs
+    from ibench.judge import Judge, JudgeSettings
+    from ibench.judge.results import SampleResult
+
+GENERATOR_TIMEOUT_S = 30.0
+SCORE_TOLERANCE = 1e-6
+MAX_CASE_ROWS = 10  # regenerated-case mismatches shown per task; the rest are counted
+
+
+@dataclass
+class Row:
+    """One line of a task's table: a tool, a regenerated case or a known solution."""
+
+    item: str
+    expected: str
+    got: str
+    ok: bool | None  # None: a warning, shown but not a failure
+    score: str = ""
+    detail: str = ""
+
+
+@dataclass
+class TaskValidation:
+    task: str
+    rows: list[Row]
+    cases: str = ""  # e.g. "3 of 40 cases (sample)"; "" when every case ran
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok is not False for r in self.rows)
+
+
+# --------------------------------------------------------------------------------------------
+# Case sampling (--cases N): deterministic per task, every interactor pool represented.
+
+
+def sample_cases(task: Task, n: int | None) -> tuple[Case, ...]:
+    """``n`` cases of ``task`` chosen by a seed derived from its id; all when ``n`` is None."""
+    cases = task.cases
+    if n is None or n >= len(cases):
+        return cases
+    if n <= 0:
+        raise ValueError(f"--cases must be positive, got {n}")
+    groups: dict[str | None, list[Case]] = defaultdict(list)
+    for case in cases:
+        groups[case.interactor].append(case)
+    quotas = _quotas({k: len(v) for k, v in groups.items()}, n)
+    rng = random.Random(f"ibench-validate:{task.problem_id}")
+    chosen = {c.name for key, members in groups.items() for c in rng.sample(members, quotas[key])}
+    return tuple(c for c in cases if c.name in chosen)
+
+
+def _quotas(sizes: dict, n: int) -> dict:
+    """Split ``n`` over groups in proportion to their sizes, at least one each where possible."""
+    total = sum(sizes.values())
+    quotas = {k: min(s, max(1, n * s // total)) for k, s in sizes.items()}
+    keys = sorted(sizes, key=lambda k: -sizes[k])  # adjust the biggest groups first
+    while sum(quotas.values()) > n:
+        k = max((k for k in keys if quotas[k] > 0), key=lambda k: quotas[k])
+        quotas[k] -= 1
+    while sum(quotas.values()) < n:
+        k = next(k for k in keys if quotas[k] < sizes[k])
+        quotas[k] += 1
+    return quotas
+
+
+# --------------------------------------------------------------------------------------------
+# Jobs. Each is picklable (tasks are frozen dataclasses of paths) and builds its own Judge, so it
+# runs the same inline, in a worker process or in a Ray task.
+
+
+@dataclass(frozen=True)
+class ToolsJob:
+    """Compile the task's interactors, checker and generator; regenerate the chosen cases."""
+
+    task: Task
+    cases: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SolutionJob:
+    task: Task
+    solution: KnownSolution
+    cases: tuple[str, ...] | None  # None: every case
+
+
+_JUDGES: dict[str, "Judge"] = {}  # per process: one judge per settings (and all_cases flag)
+
+
+def _judge(settings: "JudgeSettings", all_cases: bool) -> "Judge":
+    from ibench.judge import Judge
+
+    wanted = dataclasses.replace(settings, all_cases=all_cases)
+    key = repr(wanted)  # settings hold lists, so the dataclass itself is not hashable
+    if key not in _JUDGES:
+        _JUDGES[key] = Judge(wanted)
+    return _JUDGES[key]
+
+
+def run_job(job: ToolsJob | SolutionJob, settings: "JudgeSettings") -> list[Row]:
+    """Run one job; never raises (an unexpected error becomes a failed row)."""
+    try:
+        if isinstance(job, ToolsJob):
+            return _run_tools(job, settings)
+        return [_run_solution(job, settings)]
+    except Exception as e:  # report, do not lose the rest of the run
+        item = job.solution.path.name if isinstance(job, SolutionJob) else "tools"
+        tail = traceback.format_exc().strip().splitlines()[-1]
+        return [Row(item, "", "ERROR", False, detail=f"{type(e).__name__}: {tail}")]
+
+
+def _tool_sources(task: Task) -> list[Path]:
+    tools = [task.interactors[k] for k in sorted(task.interactors)]
+    if task.checker:
+        tools.append(task.checker)
+    if task.generator:
+        tools.append(task.generator)
+    return tools
+
+
+def _run_tools(job: ToolsJob, settings: "JudgeSettings") -> list[Row]:
+    task = job.task
+    judge = _judge(settings, all_cases=False)
+    rows: list[Row] = []
+    binaries: dict[Path, Path] = {}
+    for source in _tool_sources(task):
+        rel = str(source.relative_to(task.root))
+        try:
+            binaries[source] = judge.compile_tool(task, source)
+            rows.append(Row(f"compile {rel}", "compiles", "compiles", True))
+        except Exception as e:  # the judge's compile error carries the diagnostics
+            rows.append(Row(f"compile {rel}", "compiles", "CE", False, detail=_short(str(e))))
+
+    recipes = [r for r in read_case_recipes(task) if r.case in set(job.cases)]
+    if not recipes:
+        return rows
+    gen = binaries.get(task.generator) if task.generator else None
+    if gen is None:
+        rows.append(Row(f"regenerate {len(recipes)} cases", "identical", "skipped", False,
+                        detail="the generator did not compile"))
+        return rows
+    by_name = {c.name: c for c in task.cases}
+    failures = [row for r in recipes if (row := _regenerate(gen, r, by_name[r.case])) is not None]
+    if not failures:
+        rows.append(Row(f"regenerate {len(recipes)} case{'s' if len(recipes) != 1 else ''}", "identical", "identical", True))
+    rows.extend(failures[:MAX_CASE_ROWS])
+    if len(failures) > MAX_CASE_ROWS:
+        rows.append(Row(f"... {len(failures) - MAX_CASE_ROWS} more cases", "identical", "differ", False))
+    return rows
+
+
+def _regenerate(gen: Path, recipe: CaseRecipe, case: Case) -> Row | None:
+    """None when the generator reproduces the shipped case, else the failing row."""
+    item = f"case {recipe.case}"
+    expected = "identical"
+    # A scratch cwd: a generator that writes files must not litter the task folder.
+    with tempfile.TemporaryDirectory(prefix="ibench-gen-") as tmp:
+        try:
+            proc = subprocess.run([str(gen), *recipe.args], cwd=tmp, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=GENERATOR_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            return Row(item, expected, "timeout", False, detail=f"gen {' '.join(recipe.args)} ran over {GENERATOR_TIMEOUT_S:.0f} s")
+    if proc.returncode != 0:
+        err = proc.stderr.decode(errors="replace").strip()
+        return Row(item, expected, f"exit {proc.returncode}", False, detail=f"gen {' '.join(recipe.args)}: {_short(err)}")
+    shipped = case.input_path.read_bytes()
+    if proc.stdout == shipped:
+        return None
+    return Row(item, expected, "differs", False, detail=f"gen {' '.join(recipe.args)}: {_first_difference(shipped, proc.stdout)}")
+
+
+def _first_difference(shipped: bytes, generated: bytes) -> str:
+    a, b = shipped.splitlines(keepends=True), generated.splitlines(keepends=True)
+    for i, (x, y) in enumerate(zip(a, b), start=1):
+        if x != y:
+            return f"line {i}: shipped {_clip(x)} vs generated {_clip(y)}"
+    if len(a) != len(b):
+        return f"shipped has {len(a)} lines, generated {len(b)}"
+    return f"shipped {len(shipped)} bytes, generated {len(generated)} bytes"
+
+
+def _clip(line: bytes, width: int = 40) -> str:
+    text = line.decode(errors="replace")
+    return repr(text if len(text) <= width else text[:width] + "...")
+
+
+def _short(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
+    """Judge one known solution with all_cases=True: every case runs, so a probe's label is the
+    most severe over all its failing cases (SPEC §4), not whichever failing case came first."""
+    task, sol = job.task, job.solution
+    source = sol.path.read_text(encoding="utf-8")
+    language = solution_language(sol.path)
+    judge = _judge(settings, all_cases=True)
+    if job.cases is None:
+        row = _solution_row(task, sol, judge.judge(task, source, language=language), sampled=False)
+        if row.ok and not sol.accepted:
+            # The label a default (early-exit) run gives must be the one expected.json declares
+            # for it, or the reference model's replay would disagree with the task card.
+            early = _judge(settings, all_cases=False).judge(task, source, language=language)
+            if early.verdict.value != sol.expected_for(all_cases=False):
+                return Row(sol.path.name, f"{sol.expected_for(all_cases=False)} (early exit)", early.verdict.value,
+                           False, detail="set expected_early_exit in expected.json: with early exit the first "
+                                         f"failing case decides ({early.message[:120]})")
+        return row
+
+    by_name = {c.name: c for c in task.cases}
+    result = judge.judge(task, source, language=language, cases=[by_name[n] for n in job.cases])
+    # The sample settles an accepted solution either way, and a probe that shows its expected
+    # label. A probe that does not (passes the sample, or fails differently) may be exposed
+    # only by cases outside the sample, so it gets the full, definitive run.
+    if sol.accepted or result.verdict.value == sol.expected:
+        return _solution_row(task, sol, result, sampled=True)
+    return _solution_row(task, sol, judge.judge(task, source, language=language), sampled=False)
+
+
+def _solution_row(task: Task, sol: KnownSolution, result: "SampleResult", sampled: bool) -> Row:
+    got = result.verdict.value
+    ok = got == sol.expected
+    detail = sol.note
+    if got == "SE":
+        detail = f"JUDGE ERROR: {result.message}"
+    elif not ok:
+        detail = result.message or sol.note
+    score = ""
+    scored = bool(task.subtasks)
+    if scored and result.score is not None:
+        score = _fmt(result.score)
+        if sol.score is not None:
+            if not sampled:  # a score over a sample of the tests says nothing about the task score
+                score += f" / {_fmt(sol.score)}"
+                if abs(result.score - sol.score) > SCORE_TOLERANCE:
+                    ok = False
+                    detail = f"score {_fmt(result.score)}, expected {_fmt(sol.score)}; {detail}"
+            else:
+                score += " (sampled)"
+    return Row(sol.path.name, sol.expected, got, ok, score=score, detail=detail)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+# --------------------------------------------------------------------------------------------
+# Orchestration
+
+
+def plan_jobs(tasks: Sequence[Task], cases: int | None) -> list[ToolsJob | SolutionJob]:
+    jobs: list[ToolsJob | SolutionJob] = []
+    for task in tasks:
+        chosen = sample_cases(task, cases)
+        names = tuple(c.name for c in chosen)
+        jobs.append(ToolsJob(task, names))
+        subset = names if len(chosen) < len(task.cases) else None
+        jobs.extend(SolutionJob(task, sol, subset) for sol in task.solutions)
+    return jobs
+
+
+def _execute(jobs: list, settings: "JudgeSettings", workers: int, use_ray: bool) -> Iterable[tuple[int, list[Row]]]:
+    """Yield (job index, rows) as jobs finish."""
+    if use_ray:
+        yield from _execute_ray(jobs, settings, workers)
+    elif workers <= 1:
+        for i, job in enumerate(jobs):
+            yield i, run_job(job, settings)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(run_job, job, settings): i for i, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
+
+
+def _execute_ray(jobs: list, settings: "JudgeSettings", workers: int) -> Iterable[tuple[int, list[Row]]]:
+    import ray
+
+    started = not ray.is_initialized()
+    if started:
+        address = os.environ.get("RAY_ADDRESS")
+        # A local instance gets --jobs CPUs; an existing cluster brings its own.
+        ray.init(address=address, num_cpus=None if address else max(1, workers),
+                 include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+    try:
+        remote = ray.remote(num_cpus=1)(run_job)
+        index = {remote.remote(job, settings): i for i, job in enumerate(jobs)}
+        pending = list(index)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            yield index[done[0]], ray.get(done[0])
+    finally:
+        if started:  # leave a caller's Ray session alone, end only the one started here
+            ray.shutdown()
+
+
+def validate_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = None, cases: int | None = None,
+                   jobs: int = 1, use_ray: bool = False, on_task=None) -> list[TaskValidation]:
+    """Validate ``tasks``; ``on_task(TaskValidation)`` is called as each task completes."""
+    if settings is None:
+        from ibench.judge import JudgeSettings
+
+        settings = JudgeSettings()
+    planned = plan_jobs(tasks, cases)
+    remaining: dict[str, int] = defaultdict(int)
+    for job in planned:
+        remaining[job.task.problem_id] += 1
+    done: dict[str, list[tuple[int, list[Row]]]] = defaultdict(list)
+    results: dict[str, TaskValidation] = {}
+    for index, rows in _execute(planned, settings, jobs, use_ray):
+        task = planned[index].task
+        done[task.problem_id].append((index, rows))
+        remaining[task.problem_id] -= 1
+        if remaining[task.problem_id]:
+            continue
+        # Rows in plan order (tools first, then solutions by name), whatever finished first.
+        ordered = [row for _, rs in sorted(done[task.problem_id], key=lambda t: t[0]) for row in rs]
+        if not any(s.accepted for s in task.solutions):
+            ordered.append(Row("(known solutions)", "an OK solution", "none", None,
+                               detail="no accepted solution: nothing shows the task is solvable"))
+        n = len(sample_cases(task, cases))
+        note = f"{n} of {len(task.cases)} cases sampled" if n < len(task.cases) else ""
+        results[task.problem_id] = TaskValidation(task.problem_id, ordered, note)
+        if on_task:
+            on_task(results[task.problem_id])
+    return [results[t.problem_id] for t in tasks]
+
+
+# --------------------------------------------------------------------------------------------
+# Console
+
+
+def print_task(console, result: TaskValidation) -> None:
+    from rich.table import Table
+
+    status = "[green]OK" if result.ok else "[red]MISMATCH"
+    sampled = f"  [dim]({result.cases})[/dim]" if result.cases else ""
+    table = Table(title=f"{result.task}  {status}{sampled}", title_justify="left")
+    for col in ("solution", "expected", "got", "score", ""):
+        table.add_column(col, no_wrap=col != "")
+    table.add_column("detail", overflow="fold")
+    for r in result.rows:
+        mark = "[green]✓" if r.ok else ("[yellow]–" if r.ok is None else "[red]✗")
+        table.add_row(r.item, r.expected, r.got, r.score, mark, r.detail)
+    console.print(table)
+
+
+def print_summary(console, results: list[TaskValidation]) -> None:
+    bad = [r for r in results if not r.ok]
+    mismatches = sum(1 for r in results for row in r.rows if row.ok is False)
+    if bad:
+        console.print(f"[red]{len(bad)} of {len(results)} tasks failed validation "
+                      f"({mismatches} mismatches): {', '.join(r.task for r in bad)}")
+    else:
+        console.print(f"[green]all {len(results)} tasks validated")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dir", type=Path, help="a task folder or a folder of task folders")
+    parser.add_argument("--ids", help="comma-separated task ids to validate (default: all)")
+    parser.add_argument("--cases", type=int, default=None, metavar="N",
+                        help="a deterministic sample of N cases per task (CI); default: every case")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    parser.add_argument("--ray", action="store_true", help="run jobs as Ray tasks (falls back to processes)")
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    # Piped output (CI logs) gets a wide fixed width so the detail column stays readable.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    try:
+        ids = [i for i in args.ids.split(",") if i] if args.ids else None
+        tasks = load_tasks(args.dir, ids=ids)
+    except TaskError as e:
+        console.print(str(e), markup=False)
+        return 2
+    if not tasks:
+        console.print(f"{args.dir}: no tasks to validate")
+        return 1
+    use_ray = args.ray
+    if use_ray and importlib.util.find_spec("ray") is None:
+        print("ray is not importable; using a process pool", file=sys.stderr)
+        use_ray = False
+    try:
+        results = validate_tasks(tasks, cases=args.cases, jobs=args.jobs, use_ray=use_ray,
+                                 on_task=lambda r: print_task(console, r))
+    except ValueError as e:
+        console.print(f"validate: {e}", markup=False)
+        return 2
+    print_summary(console, results)
+    return 0 if all(r.ok for r in results) else 1
