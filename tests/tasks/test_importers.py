@@ -552,3 +552,29 @@ def test_liveoibench_contest_figures_from_the_import(liveoibench_release):
     assert r.percentile == 60.0 and r.medal == "Silver" and not r.complete
     # Rated (>= 500): 2000, 2100 (both above 140), 1500, 1600: m = 2, symmetric about 1800.
     assert (r.expected_rank, r.n_rated) == (2, 4) and r.rating == pytest.approx(1800, abs=1e-5)
+
+
+def test_liveoibench_nested_tests_column_falls_back_to_pyarrow(tmp_path):
+    rel = write_liveoibench_release(tmp_path / "release")
+    entry = pa.struct([("input", pa.string()), ("output", pa.string())])
+    table = pa.table({
+        "problem_id": ["IOI-2024-day1-sum"],
+        "tests": pa.array([list(SUM_TESTS.items())], type=pa.map_(pa.string(), entry)),
+        "subtasks": [json.dumps(SUM_SUBTASKS)],
+    })
+    pq.write_table(table, rel["tests"] / "IOI.parquet")
+    out = tmp_path / "tasks"
+    log = liveoibench.import_liveoibench(rel["problems"], rel["tests"], out, contests=rel["contests"])
+    assert log.stats["pyarrow_fallback"] is True
+    assert any("falling back to pyarrow" in m for _, m in log.warnings)
+    assert (out / "IOI-2024-day1-sum" / "tests" / "03.out").read_text() == "4000000000\n"
+
+
+def test_liveoibench_partial_reimport_keeps_contest_holdings(liveoibench_release):
+    rel = liveoibench_release
+    assert _run_liveoibench(rel) == 0
+    before = _snapshot(rel["out"])
+    assert _run_liveoibench(rel, "--only", "IOI-2024-day1-sum") == 0
+    after = _snapshot(rel["out"])
+    assert after["contests.json"] == before["contests.json"]
+    assert {k: v for k, v in after.items() if "import_" not in k} == {k: v for k, v in before.items() if "import_" not in k}

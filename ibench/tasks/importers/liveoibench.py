@@ -807,6 +807,8 @@ def _iter_test_rows(path: Path, log: ImportLog, mem: dict[str, Any]) -> Iterator
                 if isinstance(raw, str):
                     raw = raw.encode("utf-8")
                 elif raw is not None and not isinstance(raw, bytes):
+                    if isinstance(raw, list) and all(isinstance(e, tuple) and len(e) == 2 for e in raw):
+                        raw = dict(raw)  # a map column
                     raw = json.dumps(raw).encode("utf-8")
                 yield cols["problem_id"][i], raw, subs[i], extra(i)
 
@@ -833,13 +835,12 @@ def import_liveoibench(
             log.warn(f"id={row.get('id')}", "problem row without problem_id; skipped")
             continue
         pid = pid.strip()
-        if only and pid not in only:
-            continue
         if pid in metas:
             log.warn(pid, "duplicate problem row; keeping the first")
             continue
         metas[pid] = ProblemMeta(row=row, folder=safe_name(pid))
     log.count("problems in metadata", len(metas))
+    selected = set(metas) if not only else set(metas) & set(only)  # --only: metadata of the rest stays known
 
     # 2. Contests (small), so that task cards can carry contest, competition and date.
     contest_rows = list(_rows(Path(contests))) if contests else []
@@ -863,7 +864,7 @@ def import_liveoibench(
             prefix = "-".join(pid.split("-")[:3])
             cid = prefix if prefix in contest_by_id else None
         pm.contest_id = cid
-        if contests and cid is None:
+        if contests and cid is None and pid in selected:
             log.warn(pid, "belongs to no contest of the contests file")
 
     # 3. Tests, one problem at a time, each task swapped in whole.
@@ -902,14 +903,27 @@ def import_liveoibench(
                     held[pid] = Held(max_points, dest)
                 del value
                 release_free_memory()
-        for pid in sorted(set(metas) - seen):
+        for pid in sorted(selected - seen):
             log.warn(pid, "no tests in the tests files; not imported")
             log.count("without tests")
     finally:
         staging.close()
 
-    # 4. Contest metadata for scoring against humans.
+    # 4. Contest metadata for scoring against humans. What is held is read back from the output
+    #    folder, so that an import of a few tasks (--only) keeps the earlier ones in the contests.
     if contests:
+        for pid, pm in metas.items():
+            if pid in held:
+                continue
+            for dest in ("", UNSUPPORTED_DIR):
+                meta_path = (out / dest / pm.folder if dest else out / pm.folder) / "meta.json"
+                if meta_path.is_file():
+                    try:
+                        card = json.loads(meta_path.read_text(encoding="utf-8"))
+                        held[pid] = Held(float(card.get("max_score", DEFAULT_TASK_POINTS)), dest)
+                    except (ValueError, TypeError):
+                        pass
+                    break
         infos = _contest_infos(contest_by_id, metas, held, log)
         write_contests(out / "contests.json", infos, source="LiveOIBench")
         log.count("contests", len(infos))
