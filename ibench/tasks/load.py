@@ -197,10 +197,16 @@ def _build(root: Path, c: Collector) -> Task | None:
         cases = check_interactive_cases(root, meta.mode, c)
         if kind is TaskKind.GRADER:
             grader_files = check_grader(root, c)
+        if (root / "subtasks.json").exists():  # olympiad interactive tasks score by subtask too
+            subtasks = check_subtasks(root, {case.name for case in cases}, c)
     elif kind is TaskKind.BATCH:
         cases = check_batch_tests(root, c)
         checker = check_checker(root, c)
         subtasks = check_subtasks(root, {case.name for case in cases}, c)
+        # A batch task may link the solution with a grader that owns main (IOI style); the
+        # verdict still comes from its output, checked as usual.
+        if (root / "grader").is_dir():
+            grader_files = tuple(sorted((root / "grader").glob("*.cpp")))
 
     # Recipes may name any shipped case file, valid or not (a bad case is reported once, above).
     shipped = shipped_case_names(root, kind)
