@@ -1,0 +1,189 @@
+"""Structured configs (the schema behind ``conf/``), registered in Hydra's ConfigStore.
+
+Each YAML option extends its group's schema through its defaults list (``- base_vllm``), so a
+typo'd key or a wrong type fails at composition, before any GPU is touched. ``conf/`` mirrors
+the package: ``model/`` → :mod:`ibench.generate`, ``judge/`` → :mod:`ibench.judge`,
+``cluster/`` → :mod:`ibench.cluster`, and so on.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING, OmegaConf
+
+from ibench.generate.base import SamplingSettings
+from ibench.generate.prompt import PromptTemplate
+from ibench.judge.settings import JudgeSettings
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CONF_DIR = REPO_ROOT / "conf"
+
+
+def _root() -> str:
+    return os.environ.get("IBENCH_ROOT", str(REPO_ROOT))
+
+
+if not OmegaConf.has_resolver("ibench.root"):
+    OmegaConf.register_new_resolver("ibench.root", _root)
+
+
+# -- model/ ----------------------------------------------------------------------------------------
+@dataclass
+class ModelConfig:
+    _target_: str = MISSING
+    name: str = MISSING  # display name; W&B group; part of the resume key
+    reasoning: bool = False  # table grouping: reasoning vs non-reasoning configurations
+
+
+@dataclass
+class ReferenceModelConfig(ModelConfig):
+    _target_: str = "ibench.generate.reference.ReferenceBackend"
+    name: str = "reference"
+    language: str = "${bench.language}"
+    repeat_to_n: bool = False  # True: cycle the known solutions up to sampling.n samples
+
+
+@dataclass
+class OpenAIModelConfig(ModelConfig):
+    _target_: str = "ibench.generate.openai_backend.OpenAIBackend"
+    model: str = MISSING  # the model id the endpoint expects
+    base_url: str = "http://localhost:8000/v1"
+    api_key_env: Optional[str] = "OPENAI_API_KEY"  # name of the environment variable holding the key
+    max_concurrency: int = 16
+    max_retries: int = 6
+    timeout_s: float = 1800.0
+    backoff_base_s: float = 1.0
+    backoff_max_s: float = 60.0
+    max_tokens_field: str = "max_tokens"
+    budget_field: Optional[str] = None
+    send_seed: bool = True
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    reasoning_format: str = "think"
+
+
+@dataclass
+class VLLMModelConfig(ModelConfig):
+    _target_: str = "ibench.generate.vllm_backend.VLLMBackend"
+    model: str = MISSING  # Hugging Face id or local path of the weights
+    tensor_parallel_size: int = 1
+    replicas: int = 1
+    enable_thinking: Optional[bool] = None
+    chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
+    engine_kwargs: dict[str, Any] = field(default_factory=dict)
+    reasoning_format: str = "think"  # think | harmony | none
+    tasks_per_call: int = 8
+    calls_in_flight: int = 2
+    gpus_per_bundle: float = 1.0
+    cpus_per_bundle: float = 1.0
+    budget_mode: str = "auto"  # auto | native | stop
+    think_close: str = "</think>"
+    engine_module: str = "vllm"
+    placement_timeout_s: float = 1800.0
+    max_restarts: int = 1
+    max_task_retries: int = 2
+
+
+# -- bench/, wandb/, cluster/, paths, pipeline, metrics -----------------------------------------------
+@dataclass
+class BenchConfig:
+    name: str = "bundled"
+    tasks_dir: str = "${paths.tasks_dir}"
+    ids: Optional[list[str]] = None  # task folder names
+    difficulties: Optional[list[str]] = None  # Easy | Medium | Hard
+    categories: Optional[list[str]] = None  # Graph, Search, ... (a task matches any)
+    limit: Optional[int] = None  # first N tasks after filtering (smoke runs)
+    language: str = "cpp"
+    non_adaptive_cases: Optional[int] = None  # case pools: how many of each to run (None = all)
+    adaptive_cases: Optional[int] = None
+    accept_untagged_fence: bool = False  # also take a ``` block without a language tag
+
+
+@dataclass
+class WandbConfig:
+    mode: str = "auto"  # auto (online with credentials, else offline) | online | offline | disabled
+    project: str = "ibench"
+    entity: Optional[str] = None
+    group: Optional[str] = "${model.name}"
+    job_type: str = "eval"
+    name: Optional[str] = None
+    tags: list[str] = field(default_factory=list)
+    init_timeout_s: float = 60.0  # online init that takes longer falls back to offline
+    log_every_s: float = 10.0  # running counts and pass@1 while the run goes
+
+
+@dataclass
+class ClusterConfig:
+    _target_: str = "ibench.cluster.LocalCluster"
+    name: str = "local"
+    address: Optional[str] = None  # None: start a local Ray; "auto" or "ray://host:port": join one
+    num_cpus: Optional[int] = None
+    num_gpus: Optional[int] = None
+    include_dashboard: bool = False
+    runtime_env: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PathsConfig:
+    root_dir: str = "${ibench.root:}"
+    tasks_dir: str = "${paths.root_dir}/tasks"
+    output_dir: str = "${paths.root_dir}/outputs"
+
+
+@dataclass
+class PipelineConfig:
+    judge_cpus: float = 1.0  # CPUs reserved per judge task (the paper ran each with 2 cores)
+    max_inflight: int = 0  # judge tasks in flight at once; 0 = 2 x cluster CPUs
+    task_retries: int = 2  # Ray retries of a judge task whose worker or node died
+    rejudge_se: int = 1  # re-judge a sample that got a judge error (SE) this many times
+    regenerate_failed: bool = True  # on resume, retry samples whose generation request failed
+    flush_rows: int = 64  # parquet part every N rows (each row is journaled at once anyway)
+    flush_seconds: float = 5.0
+    progress: bool = True
+
+
+@dataclass
+class MetricsConfig:
+    ks: list[int] = field(default_factory=lambda: [1, 5])
+    bootstrap: int = 1000
+    confidence: float = 0.95
+    seed: int = 0
+
+
+@dataclass
+class Config:
+    paths: PathsConfig = field(default_factory=PathsConfig)
+    model: Any = MISSING
+    sampling: SamplingSettings = MISSING
+    prompt: PromptTemplate = MISSING
+    judge: JudgeSettings = MISSING
+    bench: BenchConfig = MISSING
+    wandb: WandbConfig = MISSING
+    cluster: Any = MISSING
+    pipeline: PipelineConfig = field(default_factory=PipelineConfig)
+    metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    resume: Optional[str] = None  # a previous run's output folder to continue in
+    print_config: bool = False
+
+
+def register() -> ConfigStore:
+    cs = ConfigStore.instance()
+    cs.store(name="base_config", node=Config)
+    cs.store(group="model", name="base_reference", node=ReferenceModelConfig)
+    cs.store(group="model", name="base_openai", node=OpenAIModelConfig)
+    cs.store(group="model", name="base_vllm", node=VLLMModelConfig)
+    cs.store(group="sampling", name="base_sampling", node=SamplingSettings)
+    cs.store(group="prompt", name="base_prompt", node=PromptTemplate)
+    cs.store(group="judge", name="base_judge", node=JudgeSettings)
+    cs.store(group="bench", name="base_bench", node=BenchConfig)
+    cs.store(group="wandb", name="base_wandb", node=WandbConfig)
+    cs.store(group="cluster", name="base_local", node=ClusterConfig)
+    return cs
+
+
+register()

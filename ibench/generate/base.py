@@ -1,0 +1,112 @@
+"""The generation interface: what a backend receives and what it returns.
+
+A backend turns :class:`GenerationRequest` objects (one per task, with the sample indices still
+missing) into :class:`Completion` objects (one per sample), yielded as they finish so that the
+pipeline can start judging while generation goes on. Everything a backend records about one
+sample lives in :class:`Completion`; code extraction is applied afterwards, in one place
+(:func:`ibench.generate.extract.extract_code`), for every backend alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from ibench.tasks.model import Task
+
+
+@dataclass
+class SamplingSettings:
+    """Decoding settings shared by every backend (mirrored by ``conf/sampling/*.yaml``)."""
+
+    name: str = "interactbench"
+    n: int = 10  # samples per task
+    temperature: float = 0.8
+    top_p: float = 1.0
+    top_k: int | None = None
+    max_tokens: int = 32768  # all generated tokens, reasoning included
+    seed: int = 0  # base seed; each task and sample derives its own from it
+    reasoning_budget: int | None = None  # tokens of thinking before the answer is forced
+    reasoning_effort: str | None = None  # gpt-oss / OpenAI "low" | "medium" | "high"
+
+
+@dataclass
+class GenerationRequest:
+    """The samples still wanted for one task."""
+
+    task: Task
+    messages: list[dict[str, str]]  # chat messages (system + user)
+    indices: list[int]  # sample indices to produce, e.g. [0..9] or the ones a resume lacks
+    seed: int  # the task's seed (derived from the base seed and the task id)
+
+    @property
+    def task_id(self) -> str:
+        return self.task.problem_id
+
+    def sample_seed(self, index: int) -> int:
+        return (self.seed + index) % (2**31 - 1)
+
+
+@dataclass
+class Completion:
+    """What a backend returns for one sample, before code extraction."""
+
+    task_id: str
+    sample_index: int
+    prompt: str  # the chat messages as JSON (or the rendered prompt text)
+    response: str  # raw final text as returned (may contain a <think> block)
+    reasoning: str = ""  # reasoning text when the backend returns it separately
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    finish_reason: str = ""  # "stop", "length", "error", "replay", ...
+    seed: int | None = None
+    latency_s: float = 0.0
+    error: str = ""  # non-empty when the request failed after all retries
+    source: str = ""  # reference backend: the replayed solution file
+    attempts: int = 1  # HTTP attempts (openai backend)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class Backend(ABC):
+    """A generation backend. Subclasses are built by Hydra from ``conf/model/*.yaml``."""
+
+    #: the model's display name (also part of the resume key)
+    name: str = "model"
+
+    def setup(self, sampling: SamplingSettings) -> None:  # noqa: B027 - optional hook
+        """Acquire resources (clients, Ray actors). Called once before :meth:`generate`."""
+        self.sampling = sampling
+
+    def samples_per_task(self, task: Task, n: int) -> int:
+        """How many samples this backend produces for ``task`` (``n`` from the sampling config)."""
+        return n
+
+    @abstractmethod
+    def generate(self, requests: Iterable[GenerationRequest]) -> Iterator[Completion]:
+        """Yield one :class:`Completion` per requested sample, in completion order."""
+
+    def task_fingerprint(self, task: Task) -> str:
+        """Per-task part of the sample keys (e.g. the reference backend's solution files); "" if none."""
+        return ""
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        """Release resources; safe to call twice."""
+
+    def identity(self) -> dict[str, Any]:
+        """What distinguishes this backend's outputs (goes into the resume key)."""
+        return {"name": self.name, "type": type(self).__name__}
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def stable_seed(*parts: object) -> int:
+    """A seed that depends only on its parts (not on Python's hash randomisation)."""
+    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
+    return int.from_bytes(digest[:4], "big") % (2**31 - 1)

@@ -1,0 +1,73 @@
+"""The ``reference`` model: replays each task's own known solutions as its samples.
+
+It is the harness self-check and the no-GPU, no-network default: sample ``i`` of a task is its
+``i``-th known solution (sorted by file name), accepted and known-bad alike, wrapped in a fenced
+block exactly as a model would answer, so the same extraction and judging paths run. The
+expected verdicts in ``solutions/expected.json`` then predict every metric of the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from typing import Iterable, Iterator
+
+from ibench.tasks.model import KnownSolution, Task
+
+from .base import Backend, Completion, GenerationRequest
+
+_EXTENSIONS = {"cpp": (".cpp", ".cc", ".cxx"), "python": (".py",), "java": (".java",), "go": (".go",)}
+_FENCE = {"cpp": "cpp", "python": "python", "java": "java", "go": "go"}
+
+
+class ReferenceBackend(Backend):
+    def __init__(self, name: str = "reference", language: str = "cpp", repeat_to_n: bool = False,
+                 **_: object) -> None:
+        self.name = name
+        self.language = language
+        # False: one sample per known solution (n varies by task). True: cycle through the
+        # solutions until the sampling config's n is reached.
+        self.repeat_to_n = repeat_to_n
+
+    def solutions(self, task: Task) -> list[KnownSolution]:
+        exts = _EXTENSIONS.get(self.language, ())
+        return sorted((s for s in task.solutions if s.path.suffix in exts), key=lambda s: s.path.name)
+
+    def samples_per_task(self, task: Task, n: int) -> int:
+        count = len(self.solutions(task))
+        return (n if count else 0) if self.repeat_to_n else count
+
+    def solution_for(self, task: Task, index: int) -> KnownSolution:
+        sols = self.solutions(task)
+        return sols[index % len(sols)]
+
+    def task_fingerprint(self, task: Task) -> str:
+        # Adding, removing or editing a known solution re-keys that task's samples (indices shift).
+        digest = hashlib.sha256()
+        for sol in self.solutions(task):
+            digest.update(f"{sol.path.name}\0{sol.expected}\0".encode())
+            digest.update(hashlib.sha256(sol.path.read_bytes()).digest())
+        return digest.hexdigest()[:16]
+
+    def generate(self, requests: Iterable[GenerationRequest]) -> Iterator[Completion]:
+        for req in requests:
+            for index in req.indices:
+                start = time.perf_counter()
+                sol = self.solution_for(req.task, index)
+                code = sol.path.read_text(encoding="utf-8", errors="replace")
+                fence = _FENCE.get(self.language, self.language)
+                yield Completion(
+                    task_id=req.task_id,
+                    sample_index=index,
+                    prompt=json.dumps(req.messages, ensure_ascii=False),
+                    response=f"```{fence}\n{code.rstrip()}\n```\n",
+                    finish_reason="replay",
+                    seed=req.sample_seed(index),
+                    latency_s=time.perf_counter() - start,
+                    source=sol.path.name,
+                    extra={"expected": sol.expected, "note": sol.note},
+                )
+
+    def identity(self) -> dict:
+        return {**super().identity(), "language": self.language, "repeat_to_n": self.repeat_to_n}

@@ -1,0 +1,195 @@
+"""Metrics (SPEC §6): unbiased pass@k, stratified by difficulty and category, with bootstrap
+confidence intervals over tasks, and the failure composition of failed samples.
+
+Judge errors (SE) are the judge's fault, not the model's: such samples leave both the numerator
+and the denominator of their task, and every one of them is reported loudly.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ibench.judge.verdict import FAILURE_LABELS, Verdict
+from ibench.tasks.model import CATEGORIES, DIFFICULTIES, Task
+
+log = logging.getLogger(__name__)
+
+
+def pass_at_k(n: int, c: int, k: int) -> float | None:
+    """Unbiased estimator 1 - C(n-c, k) / C(n, k); ``None`` when fewer than ``k`` samples exist."""
+    if k <= 0:
+        raise ValueError("k must be positive")
+    if n < k:
+        return None
+    if n - c < k:
+        return 1.0
+    # Exact integer binomials, one correctly rounded division (pass@1 is exactly c/n).
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+@dataclass
+class TaskStats:
+    """One task's samples, after excluding judge errors."""
+
+    task_id: str
+    difficulty: str
+    categories: tuple[str, ...]
+    n: int  # judged samples that count (SE excluded)
+    c: int  # accepted samples
+    judge_errors: int
+    verdicts: dict[str, int]  # label -> count (SE included, for the record)
+    pass_at: dict[int, float | None]
+
+
+@dataclass
+class GroupMetric:
+    """pass@k over a group of tasks (overall, one difficulty, or one category)."""
+
+    group: str  # "overall" | "difficulty" | "category"
+    name: str  # "all", "Easy", "Graph", ...
+    n_tasks: int  # tasks in the group with at least one counted sample
+    pass_at: dict[int, float | None]  # mean over tasks with n >= k
+    ci: dict[int, tuple[float, float] | None]  # bootstrap percentile interval
+    tasks_at: dict[int, int]  # tasks that entered each mean (n >= k)
+
+
+@dataclass
+class RunSummary:
+    """Everything the report prints, the store keeps and W&B receives, for one run."""
+
+    model: str
+    ks: list[int]
+    n_tasks: int
+    n_samples: int  # samples that count (SE excluded)
+    n_accepted: int
+    n_judge_errors: int
+    overall: GroupMetric
+    by_difficulty: list[GroupMetric]
+    by_category: list[GroupMetric]
+    failure_counts: dict[str, int]  # primary label -> failed samples
+    failure_composition: dict[str, float]  # primary label -> fraction of failed samples
+    n_failed: int
+    tasks: list[TaskStats]
+    confidence: float = 0.95
+    bootstrap: int = 1000
+    warnings: list[str] = field(default_factory=list)
+    meta: dict = field(default_factory=dict)  # run keys, sampling name, timings
+
+    def flat(self) -> dict[str, float | int | None]:
+        """Flat ``name -> value`` metrics (W&B summary, CSV)."""
+        out: dict[str, float | int | None] = {
+            "n_tasks": self.n_tasks, "n_samples": self.n_samples, "n_accepted": self.n_accepted,
+            "n_failed": self.n_failed, "judge_errors": self.n_judge_errors,
+        }
+        for g in [self.overall, *self.by_difficulty, *self.by_category]:
+            prefix = "overall" if g.group == "overall" else f"{g.group}/{g.name}"
+            for k in self.ks:
+                out[f"{prefix}/pass@{k}"] = g.pass_at.get(k)
+                ci = g.ci.get(k)
+                if g.group == "overall" and ci is not None:
+                    out[f"{prefix}/pass@{k}_ci_low"], out[f"{prefix}/pass@{k}_ci_high"] = ci
+        for label, frac in self.failure_composition.items():
+            out[f"failures/{label}"] = frac
+        return out
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskStats:
+    counts = Counter(verdicts)
+    se = counts.get(Verdict.SE.value, 0)
+    n = len(verdicts) - se
+    c = counts.get(Verdict.OK.value, 0)
+    return TaskStats(task.problem_id, task.difficulty, tuple(task.categories), n, c, se, dict(counts),
+                     {k: pass_at_k(n, c, k) for k in ks})
+
+
+def _group(group: str, name: str, stats: list[TaskStats], ks: list[int], bootstrap: int,
+           confidence: float, rng: np.random.Generator) -> GroupMetric:
+    pass_at: dict[int, float | None] = {}
+    ci: dict[int, tuple[float, float] | None] = {}
+    tasks_at: dict[int, int] = {}
+    for k in ks:
+        values = np.array([s.pass_at[k] for s in stats if s.pass_at.get(k) is not None], dtype=float)
+        tasks_at[k] = int(values.size)
+        if values.size == 0:
+            pass_at[k], ci[k] = None, None
+            continue
+        pass_at[k] = float(values.mean())
+        ci[k] = bootstrap_ci(values, bootstrap, confidence, rng)
+    return GroupMetric(group, name, sum(1 for s in stats if s.n > 0), pass_at, ci, tasks_at)
+
+
+def bootstrap_ci(values: np.ndarray, resamples: int, confidence: float,
+                 rng: np.random.Generator) -> tuple[float, float] | None:
+    """Percentile interval of the mean, resampling tasks with replacement."""
+    if resamples <= 0 or values.size == 0:
+        return None
+    idx = rng.integers(0, values.size, size=(resamples, values.size))
+    means = values[idx].mean(axis=1)
+    alpha = (1.0 - confidence) / 2
+    lo, hi = np.quantile(means, [alpha, 1.0 - alpha])
+    return float(lo), float(hi)
+
+
+def summarize(model: str, tasks: Sequence[Task], verdicts_by_task: dict[str, list[str]],
+              ks: Sequence[int] = (1, 5), bootstrap: int = 1000, confidence: float = 0.95,
+              seed: int = 0) -> RunSummary:
+    """Compute the run's metrics from each task's per-sample verdict labels."""
+    ks = sorted({int(k) for k in ks})
+    rng = np.random.default_rng(seed)
+    warnings: list[str] = []
+    stats = [task_stats(t, verdicts_by_task.get(t.problem_id, []), ks) for t in tasks]
+
+    n_se = sum(s.judge_errors for s in stats)
+    if n_se:
+        where = ", ".join(f"{s.task_id} ({s.judge_errors})" for s in stats if s.judge_errors)
+        warnings.append(f"{n_se} sample(s) hit a JUDGE ERROR (SE) and are excluded from every metric: {where}. "
+                        "Fix the task's interactor/checker and re-judge.")
+    empty = [s.task_id for s in stats if s.n == 0]
+    if empty:
+        warnings.append(f"{len(empty)} task(s) have no judged sample that counts and are left out: "
+                        + ", ".join(empty))
+    for k in ks:
+        short = [s.task_id for s in stats if 0 < s.n < k]
+        if short:
+            warnings.append(f"pass@{k} needs n >= {k} samples; {len(short)} task(s) have fewer and are left "
+                            f"out of its mean: " + ", ".join(short))
+
+    counted = [s for s in stats if s.n > 0]
+    overall = _group("overall", "all", counted, ks, bootstrap, confidence, rng)
+    by_difficulty = [_group("difficulty", d, [s for s in counted if s.difficulty == d], ks, bootstrap,
+                            confidence, rng) for d in DIFFICULTIES if any(s.difficulty == d for s in counted)]
+    cats = [c for c in CATEGORIES if any(c in s.categories for s in counted)]
+    cats += sorted({c for s in counted for c in s.categories} - set(CATEGORIES))
+    by_category = [_group("category", c, [s for s in counted if c in s.categories], ks, bootstrap,
+                          confidence, rng) for c in cats]
+
+    failure_counts = {label.value: 0 for label in FAILURE_LABELS}
+    for s in stats:
+        for label, count in s.verdicts.items():
+            if label in failure_counts:
+                failure_counts[label] += count
+    n_failed = sum(failure_counts.values())
+    composition = {label: (count / n_failed if n_failed else 0.0) for label, count in failure_counts.items()}
+
+    for w in warnings:
+        log.warning(w)
+    return RunSummary(
+        model=model, ks=ks, n_tasks=len(counted), n_samples=sum(s.n for s in stats),
+        n_accepted=sum(s.c for s in stats), n_judge_errors=n_se, overall=overall,
+        by_difficulty=by_difficulty, by_category=by_category, failure_counts=failure_counts,
+        failure_composition=composition, n_failed=n_failed, tasks=stats, confidence=confidence,
+        bootstrap=bootstrap, warnings=warnings,
+    )
+
+
+def fmt(value: float | None, digits: int = 3) -> str:
+    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"

@@ -1,0 +1,171 @@
+"""The run's report: rich tables in the shape of InteractBench's Tables 2–4, summary files and plots.
+
+Files written under the run folder::
+
+    summary.json            the whole RunSummary
+    summary.csv / .parquet  long format: group, name, k, pass@k, CI, tasks
+    per_task.csv / .parquet one row per task: n, c, pass@k, verdict counts
+    failures.csv            failure composition (label, count, fraction)
+    plots/pass_at_k_by_difficulty.png, plots/failure_composition.png
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.table import Table
+
+from ibench.judge.verdict import FAILURE_LABELS
+from ibench.metrics import GroupMetric, RunSummary, fmt
+from ibench.tasks.model import CATEGORIES, DIFFICULTIES
+
+
+def summary_rows(s: RunSummary) -> list[dict[str, Any]]:
+    rows = []
+    for g in [s.overall, *s.by_difficulty, *s.by_category]:
+        for k in s.ks:
+            ci = g.ci.get(k)
+            rows.append({"model": s.model, "group": g.group, "name": g.name, "k": k,
+                         "pass_at_k": g.pass_at.get(k), "ci_low": ci[0] if ci else None,
+                         "ci_high": ci[1] if ci else None, "n_tasks": g.tasks_at.get(k, 0)})
+    return rows
+
+
+def per_task_rows(s: RunSummary) -> list[dict[str, Any]]:
+    rows = []
+    for t in s.tasks:
+        row: dict[str, Any] = {"task_id": t.task_id, "difficulty": t.difficulty,
+                               "categories": ", ".join(t.categories), "n": t.n, "c": t.c,
+                               "judge_errors": t.judge_errors}
+        for k in s.ks:
+            row[f"pass@{k}"] = t.pass_at.get(k)
+        for label in ["OK", *[v.value for v in FAILURE_LABELS], "SE"]:
+            row[label] = t.verdicts.get(label, 0)
+        rows.append(row)
+    return rows
+
+
+def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[str, Path]:
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"summary_json": out / "summary.json", "summary_csv": out / "summary.csv",
+             "summary_parquet": out / "summary.parquet", "per_task_csv": out / "per_task.csv",
+             "per_task_parquet": out / "per_task.parquet", "failures_csv": out / "failures.csv"}
+    files["summary_json"].write_text(json.dumps(s.to_dict(), indent=2, default=str) + "\n")
+    summary = pl.DataFrame(summary_rows(s), schema={"model": pl.String, "group": pl.String, "name": pl.String,
+                                                    "k": pl.Int64, "pass_at_k": pl.Float64, "ci_low": pl.Float64,
+                                                    "ci_high": pl.Float64, "n_tasks": pl.Int64})
+    summary.write_csv(files["summary_csv"])
+    summary.write_parquet(files["summary_parquet"])
+    tasks = pl.DataFrame(per_task_rows(s), infer_schema_length=None)
+    tasks.write_csv(files["per_task_csv"])
+    tasks.write_parquet(files["per_task_parquet"])
+    pl.DataFrame({"label": list(s.failure_composition), "count": [s.failure_counts[k] for k in s.failure_composition],
+                  "fraction": list(s.failure_composition.values())}).write_csv(files["failures_csv"])
+    if plots:
+        files.update(write_plots(s, out / "plots"))
+    return files
+
+
+def write_plots(s: RunSummary, out_dir: Path) -> dict[str, Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    files = {}
+
+    groups = [*s.by_difficulty, s.overall]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    width = 0.8 / max(1, len(s.ks))
+    for j, k in enumerate(s.ks):
+        xs = [i + j * width for i in range(len(groups))]
+        ys = [g.pass_at.get(k) or 0.0 for g in groups]
+        errs = [[(g.pass_at.get(k) or 0) - (g.ci[k][0] if g.ci.get(k) else (g.pass_at.get(k) or 0)) for g in groups],
+                [(g.ci[k][1] if g.ci.get(k) else (g.pass_at.get(k) or 0)) - (g.pass_at.get(k) or 0) for g in groups]]
+        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=f"pass@{k}")
+    ax.set_xticks([i + width * (len(s.ks) - 1) / 2 for i in range(len(groups))])
+    ax.set_xticklabels([g.name if g.group != "overall" else "Overall" for g in groups])
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("pass@k")
+    ax.set_title(f"{s.model}: pass@k by difficulty ({int(s.confidence * 100)}% bootstrap CI)")
+    ax.legend()
+    fig.tight_layout()
+    files["pass_at_k_by_difficulty"] = out_dir / "pass_at_k_by_difficulty.png"
+    fig.savefig(files["pass_at_k_by_difficulty"], dpi=120)
+    plt.close(fig)
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    labels = list(s.failure_composition)
+    ax.bar(labels, [s.failure_composition[k] for k in labels], color="tab:red")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("fraction of failed samples")
+    ax.set_title(f"{s.model}: failure composition (n = {s.n_failed} failed)")
+    fig.tight_layout()
+    files["failure_composition"] = out_dir / "failure_composition.png"
+    fig.savefig(files["failure_composition"], dpi=120)
+    plt.close(fig)
+    return files
+
+
+def _cells(g: GroupMetric | None, ks: list[int]) -> list[str]:
+    return [fmt(g.pass_at.get(k)) if g else "—" for k in ks]
+
+
+def render(s: RunSummary, console: Console | None = None) -> None:
+    """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model)."""
+    console = console or Console()
+    ks = s.ks
+    model = escape(s.model)
+    kind = "reasoning" if s.meta.get("reasoning") else "non-reasoning"
+
+    t2 = Table(title=f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples", title_justify="left")
+    t2.add_column("Model")
+    diff = {g.name: g for g in s.by_difficulty}
+    for name in [*DIFFICULTIES, "Overall"]:
+        for k in ks:
+            t2.add_column(f"{name}\npass@{k}", justify="right")
+    t2.add_row(f"{model} ({kind})", *[c for d in DIFFICULTIES for c in _cells(diff.get(d), ks)],
+               *_cells(s.overall, ks))
+    counts = [f"n={diff[d].n_tasks}" if d in diff else "" for d in DIFFICULTIES for _ in ks]
+    t2.add_row("[dim]tasks[/dim]", *[f"[dim]{c}[/dim]" for c in counts], *[f"[dim]n={s.overall.n_tasks}[/dim]"] * len(ks))
+    console.print(t2)
+
+    ci = "  ".join(f"pass@{k} = {fmt(s.overall.pass_at.get(k))} "
+                   f"[{fmt(s.overall.ci[k][0]) if s.overall.ci.get(k) else '—'}, "
+                   f"{fmt(s.overall.ci[k][1]) if s.overall.ci.get(k) else '—'}]" for k in ks)
+    console.print(f"Overall {int(s.confidence * 100)}% bootstrap CI over tasks: {ci}")
+
+    if s.by_category:
+        t3 = Table(title="pass@k by category (multi-label)", title_justify="left")
+        t3.add_column("Model")
+        cats = {g.name: g for g in s.by_category}
+        names = [c for c in CATEGORIES if c in cats] + [c for c in cats if c not in CATEGORIES]
+        for name in names:
+            for k in ks:
+                t3.add_column(f"{name}\npass@{k}", justify="right")
+        t3.add_row(model, *[c for name in names for c in _cells(cats[name], ks)])
+        console.print(t3)
+
+    t4 = Table(title=f"Failure composition over {s.n_failed} failed samples", title_justify="left")
+    t4.add_column("Model")
+    for label in s.failure_composition:
+        t4.add_column(label, justify="right")
+    t4.add_row(model, *[fmt(v) for v in s.failure_composition.values()])
+    t4.add_row("[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in s.failure_composition])
+    console.print(t4)
+
+    if s.n_judge_errors:
+        console.print(Panel(f"[bold]{s.n_judge_errors} sample(s) got a JUDGE ERROR (SE)[/bold] and are excluded "
+                            "from every metric above. These are harness or task bugs, not model failures.",
+                            title="JUDGE ERRORS", border_style="bold red"))
+    for w in s.warnings:
+        if "JUDGE ERROR" not in w:
+            console.print(f"[yellow]warning:[/yellow] {escape(w)}")

@@ -1,0 +1,102 @@
+"""The `vllm` backend's wiring: Ray actors in STRICT_PACK placement groups, SamplingParams,
+Qwen3's enable_thinking, and both reasoning-budget paths.
+
+These tests run the real backend and Ray code with a *stand-in engine module*
+(tests/pipeline/fake_vllm.py) on declared (logical) GPUs. The real vLLM engine needs a GPU and
+model weights; it is not exercised here.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+from conftest import toy_task
+from ibench.generate.base import GenerationRequest, SamplingSettings
+from ibench.generate.extract import extract_code, split_reasoning
+from ibench.generate.vllm_backend import VLLMBackend
+
+
+def info_of(completion):
+    _, final = split_reasoning(completion.response)
+    code = extract_code(final).code
+    return json.loads(code.splitlines()[0][3:])
+
+
+def requests(tmp_path, n_tasks=3, n=2):
+    out = []
+    for t in range(n_tasks):
+        task = toy_task(tmp_path, f"t{t}")
+        out.append(GenerationRequest(task=task, messages=[{"role": "user", "content": f"solve t{t}"}],
+                                     indices=list(range(n)), seed=1000 + t))
+    return out
+
+
+def test_replicas_tp1_thinking_and_native_budget(ray_session, tmp_path):
+    from ray.util.placement_group import placement_group_table
+
+    backend = VLLMBackend(name="qwen3-test", model="Qwen/Qwen3-0.6B", tensor_parallel_size=1, replicas=2,
+                          enable_thinking=True, engine_kwargs={"max_model_len": 4096}, tasks_per_call=1,
+                          cpus_per_bundle=0.25, engine_module="fake_vllm", placement_timeout_s=60)
+    try:
+        backend.setup(SamplingSettings(n=2, temperature=0.6, top_p=0.95, max_tokens=512, reasoning_budget=128))
+        assert len(backend.actors) == 2
+        assert all(info["native_budget"] for info in backend.worker_info)
+        assert all(info["cuda_visible_devices"] != "" for info in backend.worker_info)  # the actor holds a GPU
+        for pg in backend.groups:
+            table = placement_group_table(pg)
+            assert table["strategy"] == "STRICT_PACK" and table["bundles"][0] == {"CPU": 0.25, "GPU": 1.0}
+        got = list(backend.generate(requests(tmp_path, n_tasks=3, n=2)))
+        assert sorted((c.task_id, c.sample_index) for c in got) == [(f"t{t}", i) for t in range(3) for i in range(2)]
+        infos = [info_of(c) for c in got]
+        assert {i["n"] for i in infos} == {2} and {i["temperature"] for i in infos} == {0.6}
+        assert {i["budget"] for i in infos} == {128}  # native thinking_token_budget
+        assert {json.dumps(i["ctk"]) for i in infos} == {json.dumps({"enable_thinking": True})}
+        assert {i["seed"] for i in infos} == {1000, 1001, 1002}
+        assert {i["engine"]["tensor_parallel_size"] for i in infos} == {1}
+        assert len({i["gpus"] for i in infos}) == 2  # two replicas, one GPU each
+        assert all(c.prompt_tokens == 17 and c.completion_tokens == 42 for c in got)
+    finally:
+        backend.close()
+    assert backend.actors == [] and backend.groups == []
+
+
+def test_tp2_group_and_budget_fallback_without_engine_support(ray_session, tmp_path):
+    from ray.util.placement_group import placement_group_table
+
+    backend = VLLMBackend(name="r1-test", model="some/70b", tensor_parallel_size=2, replicas=1, enable_thinking=True,
+                          cpus_per_bundle=0.25, engine_module="fake_vllm_legacy", placement_timeout_s=60)
+    try:
+        backend.setup(SamplingSettings(n=2, temperature=0.8, max_tokens=1000, reasoning_budget=300))
+        assert backend.worker_info[0]["native_budget"] is False
+        assert backend.worker_info[0]["cuda_visible_devices"] == ""  # TP > 1: vLLM's workers take the GPUs
+        table = placement_group_table(backend.groups[0])
+        assert table["strategy"] == "STRICT_PACK" and len(table["bundles"]) == 2
+        got = list(backend.generate(requests(tmp_path, n_tasks=1, n=2)))
+        assert len(got) == 2
+        for c in got:
+            reasoning, final = split_reasoning(c.response)
+            assert reasoning.startswith("long thought") and "thinking budget is spent" in reasoning
+            info = json.loads(extract_code(final).code.splitlines()[0][3:])
+            assert info["continued_after_close"] is True
+            assert info["max_tokens"] == 700  # the rest of max_tokens after 300 thinking tokens
+            assert info["engine"]["distributed_executor_backend"] == "ray"
+            assert info["engine"]["tensor_parallel_size"] == 2
+            assert c.reasoning_tokens == 300 and c.completion_tokens == 330
+            assert c.extra["budget_forced"] is True
+    finally:
+        backend.close()
+
+
+def test_non_thinking_variant_passes_enable_thinking_false_and_no_budget():
+    backend = VLLMBackend(name="qwen3-32b-nothink", model="Qwen/Qwen3-32B", enable_thinking=False)
+    opts = backend.options()
+    assert opts["chat_template_kwargs"] == {"enable_thinking": False} and opts["thinking"] is False
+
+
+def test_backend_module_does_not_import_vllm():
+    import subprocess
+    import sys
+
+    code = "import sys, ibench.generate.vllm_backend, ibench.launch; assert 'vllm' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
