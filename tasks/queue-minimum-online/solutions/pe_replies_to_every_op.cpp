@@ -1,0 +1,27 @@
+// Protocol error: acknowledges every '+' and '-' with "ok"; the interactor reads "ok" where an
+// integer answer is due.
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    int q;
+    cin >> q;
+    queue<long long> order;
+    multiset<long long> vals;
+    for (int i = 0; i < q; i++) {
+        string op;
+        if (!(cin >> op) || op == "-1") return 0;
+        if (op == "+") {
+            long long x;
+            cin >> x;
+            order.push(x);
+            vals.insert(x);
+            cout << "ok" << endl;
+        } else if (op == "-") {
+            vals.erase(vals.find(order.front()));
+            order.pop();
+            cout << "ok" << endl;
+        } else {
+            cout << *vals.begin() << endl;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+// Binary search against the last element: a_i > a_n exactly on the part before the minimum.
+// Uses 1 + ceil(log2 n) queries per game.
+#include <bits/stdc++.h>
+using namespace std;
+long long ask(long long i) {
+    cout << "? " << i << endl;
+    long long v;
+    if (!(cin >> v) || v == -1) exit(0);
+    return v;
+}
+int main() {
+    int T; long long Q;
+    cin >> T >> Q;
+    while (T--) {
+        long long n;
+        cin >> n;
+        if (n == -1) return 0;
+        long long lo = 1, hi = n;
+        if (n > 1) {
+            long long last = ask(n);
+            while (lo < hi) {
+                long long mid = lo + (hi - lo) / 2;
+                if (ask(mid) > last) lo = mid + 1; else hi = mid;
+            }
+        }
+        cout << "! " << lo << endl;
+    }
+}

@@ -1,0 +1,30 @@
+// Protocol error: seeds the path with vertex 1 and then inserts vertices starting again from 1,
+// so its first query compares vertex 1 with itself.
+#include <bits/stdc++.h>
+using namespace std;
+int ask(int u, int v) {
+    cout << "? " << u << " " << v << endl;
+    int r;
+    if (!(cin >> r) || r == -1) exit(0);
+    return r;
+}
+int main() {
+    int T; long long Q;
+    cin >> T >> Q;
+    while (T--) {
+        int n;
+        cin >> n;
+        vector<int> path = {1};
+        for (int v = 1; v <= n; v++) {
+            int lo = -1, hi = (int)path.size();
+            while (hi - lo > 1) {
+                int mid = (lo + hi) / 2;
+                if (ask(path[mid], v)) lo = mid; else hi = mid;
+            }
+            path.insert(path.begin() + hi, v);
+        }
+        cout << "!";
+        for (int i = 1; i < (int)path.size(); i++) cout << " " << path[i];
+        cout << endl;
+    }
+}

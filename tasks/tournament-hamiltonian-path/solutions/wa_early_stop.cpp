@@ -1,0 +1,31 @@
+// Early stop: halts the binary search when two gaps remain and guesses the right one, so one
+// pair of consecutive vertices may never be asked (the adaptive interactor then orients it
+// against the path).
+#include <bits/stdc++.h>
+using namespace std;
+int ask(int u, int v) {
+    cout << "? " << u << " " << v << endl;
+    int r;
+    if (!(cin >> r) || r == -1) exit(0);
+    return r;
+}
+int main() {
+    int T; long long Q;
+    cin >> T >> Q;
+    while (T--) {
+        int n;
+        cin >> n;
+        vector<int> path;
+        for (int v = 1; v <= n; v++) {
+            int lo = -1, hi = (int)path.size();
+            while (hi - lo > 2) {
+                int mid = (lo + hi) / 2;
+                if (ask(path[mid], v)) lo = mid; else hi = mid;
+            }
+            path.insert(path.begin() + hi, v);  // unchecked when hi - lo == 2
+        }
+        cout << "!";
+        for (int v : path) cout << " " << v;
+        cout << endl;
+    }
+}
