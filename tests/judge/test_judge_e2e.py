@@ -214,3 +214,27 @@ def test_cli_json_and_exit_codes(guess_task, tmp_path):
     (bad / "meta.json").write_text("{}")
     invalid = _cli(str(bad), str(sol))
     assert invalid.returncode == 2 and "meta.json" in invalid.stderr
+
+
+def test_interactor_closing_stdout_after_answer(tmp_path):
+    """Interactors often fclose(stdout) after the final answer, then check for extra output.
+    With transcripts on, stdout is a recording stream: closing it must not hang or crash."""
+    from judge_fixtures import INTERACTOR, build_guess_task
+
+    from ibench.tasks.load import load_task
+
+    root = build_guess_task(tmp_path)
+    closing = INTERACTOR.replace(
+        'if (v == x) quitf(_ok, "guessed %d in %d queries", x, q);',
+        'if (v == x) { std::cout.flush(); fclose(stdout); '
+        'if (!ouf.seekEof()) quitf(_pe, "output after the answer"); quitf(_ok, "guessed %d in %d queries", x, q); }')
+    assert closing != INTERACTOR
+    (root / "interactor" / "non_adaptive.cpp").write_text(closing)
+    task = load_task(root)
+    judge = Judge(JudgeSettings(all_cases=True))
+    for _ in range(3):
+        r = judge.judge(task, solver())
+        assert r.verdict is Verdict.OK, r.message
+        assert r.cases[0].judge_to_solver_tail  # the transcript survived the close
+    extra = judge.judge(task, solver('cout << "? 1" << endl;'))
+    assert extra.verdict is Verdict.PE, extra.message

@@ -764,7 +764,8 @@ def test_interactor_transcript_both_directions(bins, tmp_path, case):
     assert (rc, err) == (0, "ok found 37 in 7 queries\n")
     assert (tmp_path / "tr.txt").read_text() == transcript(*dialogue(100, 37))
     tout = (tmp_path / "tout.txt").read_text().split()
-    assert tout[0] == "query_limit=40" and tout[-1] == "queries=7"
+    # ibench's header ends the log with whether the solver's output had ended (for the judge)
+    assert tout[0] == "query_limit=40" and tout[-2:] == ["queries=7", "ibench_solver_eof=0"]
 
 
 def test_interactor_without_env_writes_no_transcript(bins, tmp_path):
@@ -786,7 +787,7 @@ def test_interactor_wa_flushes_tout_and_transcript(bins, tmp_path):
     rc, err = interact(bins, tmp_path, "guess", solver, env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (rc, err) == (1, "wrong answer answer 99, hidden 37\n")
     assert (tmp_path / "tr.txt").read_text() == transcript("? 50\n! 99\n", "100\n0\n")
-    assert (tmp_path / "tout.txt").read_text() == "query_limit=40\nqueries=1\nqueries=1\n"
+    assert (tmp_path / "tout.txt").read_text() == "query_limit=40\nqueries=1\nqueries=1\n\nibench_solver_eof=0\n"
 
 
 @pytest.mark.parametrize("solver,rc,message,to_judge", [

@@ -633,9 +633,12 @@ int main(int argc, char **argv) {
                 its.it_value.tv_sec = deadline / 1000000;
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
-            } else if (!sol.done && now_us() < hard_deadline && group_runnable(sol.pid, cg)) {
-                /* Still computing, not blocked: the CPU timer will end it if it spins. Under
-                 * load a working solver must not be cut short by wall time alone. */
+            } else if (now_us() < hard_deadline &&
+                       ((!sol.done && group_runnable(sol.pid, cg)) ||
+                        (itr.pid && !itr.done && proc_state(itr.pid) == 'R'))) {
+                /* Someone is still computing, nobody is stuck: CPU timers end spinners. Under
+                 * load a working solver (or an interactor checking a final answer) must not be
+                 * cut short by wall time alone; the cap is for runs where both sides wait. */
                 long next = now_us() + 250000;
                 if (next > hard_deadline) next = hard_deadline;
                 its.it_value.tv_sec = next / 1000000;

@@ -464,6 +464,8 @@ struct Transcript {
     Ring toSolver;  // judge -> solver
 #ifdef IBENCH_TL_TRANSCRIPT
     FILE* ckOut = nullptr;
+    FILE* origOut = nullptr;  // glibc's own streams, restored when a recording stream is closed
+    FILE* origIn = nullptr;
     FILE* ckIn = nullptr;
     std::streambuf* coutBuf = nullptr;
     std::streambuf* cinBuf = nullptr;
@@ -539,6 +541,30 @@ inline ssize_t cookieWrite(void*, const char* buf, size_t size) {
     return ssize_t(done);  // fopencookie: 0 means error
 }
 
+/* fclose(stdout) / fclose(stdin) on a recording stream (interactors do this to signal the end
+ * of the conversation): close the descriptor as a real fclose would, then point stdout/stdin
+ * and std::cout/std::cin back at glibc's own (now descriptor-less) streams, because glibc
+ * frees the cookie stream as soon as this returns and nothing may keep using it. */
+inline int cookieCloseOut(void*) {
+    Transcript& t = transcript();
+    ::close(1);
+    if (t.ckOut == stdout) stdout = t.origOut;
+    t.ckOut = nullptr;
+    t.coutBuf = new __gnu_cxx::stdio_sync_filebuf<char>(t.origOut);
+    std::cout.rdbuf(t.coutBuf);
+    return 0;
+}
+
+inline int cookieCloseIn(void*) {
+    Transcript& t = transcript();
+    ::close(0);
+    if (t.ckIn == stdin) stdin = t.origIn;
+    t.ckIn = nullptr;
+    t.cinBuf = new __gnu_cxx::stdio_sync_filebuf<char>(t.origIn);
+    std::cin.rdbuf(t.cinBuf);
+    return 0;
+}
+
 inline int cookieSeek(void*, off64_t*, int) {
     errno = ESPIPE;  // behave like a pipe: fflush() on the input keeps its buffer
     return -1;
@@ -574,8 +600,8 @@ inline void installTranscript() {
     }
     std::cout.flush();
     std::fflush(stdout);
-    cookie_io_functions_t outFns = {nullptr, cookieWrite, nullptr, nullptr};
-    cookie_io_functions_t inFns = {cookieRead, nullptr, cookieSeek, nullptr};
+    cookie_io_functions_t outFns = {nullptr, cookieWrite, nullptr, cookieCloseOut};
+    cookie_io_functions_t inFns = {cookieRead, nullptr, cookieSeek, cookieCloseIn};
     FILE* out = fopencookie(nullptr, "w", outFns);
     FILE* in = fopencookie(nullptr, "r", inFns);
     if (out == nullptr || in == nullptr) return;
@@ -590,6 +616,8 @@ inline void installTranscript() {
     t.toSolver.init(size_t(cap));
     t.ckOut = out;
     t.ckIn = in;
+    t.origOut = stdout;
+    t.origIn = stdin;
     stdout = out;
     stdin = in;
     t.coutBuf = new __gnu_cxx::stdio_sync_filebuf<char>(out);

@@ -1,0 +1,41 @@
+// Binary search on the split: i values from A and k - i from B are the k smallest iff
+// A[i] <= B[k-i+1] and B[k-i] <= A[i+1]. P(i) = (i == lo || A[i] <= B[k-i+1]) is true then
+// false on [lo, hi], lo = max(0, k-m), hi = min(k, n); find its last true i with
+// ceil(log2(hi-lo+1)) evaluations of 2 queries, then answer max(A[i], B[k-i]) (cached values).
+#include <bits/stdc++.h>
+using namespace std;
+static map<pair<char, long long>, long long> cache;
+static long long get(char a, long long i) {
+    auto key = make_pair(a, i);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    cout << "? " << a << " " << i << endl;
+    string s;
+    cin >> s;
+    if (s == "-1") exit(0);
+    long long v = stoll(s);
+    cache[key] = v;
+    return v;
+}
+int main() {
+    int T;
+    if (!(cin >> T)) return 0;
+    while (T--) {
+        long long n, m, k, q;
+        cin >> n;
+        if (n == -1) return 0;
+        cin >> m >> k >> q;
+        cache.clear();
+        long long lo = max(0LL, k - m), hi = min(k, n);
+        long long L = lo, R = hi;
+        while (L < R) {
+            long long mid = (L + R + 1) / 2;  // mid > lo, so 1 <= k-mid+1 <= m
+            if (get('A', mid) <= get('B', k - mid + 1)) L = mid; else R = mid - 1;
+        }
+        long long ans = LLONG_MIN;
+        if (L >= 1) ans = max(ans, get('A', L));
+        if (k - L >= 1) ans = max(ans, get('B', k - L));
+        cout << "! " << ans << endl;
+    }
+    return 0;
+}
