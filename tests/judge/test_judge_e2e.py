@@ -116,9 +116,10 @@ def listener():
     srv.close()
 
 
-def sandbox_uid_processes() -> list[str]:
+def sandbox_uid_processes(uid: int) -> list[str]:
+    """Processes still running as this judge's sandbox uid (other judges use other uids)."""
     out = subprocess.run(["ps", "-eo", "uid=,pid=,comm="], capture_output=True, text=True).stdout
-    return [line for line in out.splitlines() if line.split() and int(line.split()[0]) >= 61000]
+    return [line for line in out.splitlines() if line.split() and int(line.split()[0]) == uid]
 
 
 def test_every_label_and_hostile_program(judge, guess_task, listener):
@@ -129,7 +130,7 @@ def test_every_label_and_hostile_program(judge, guess_task, listener):
     assert not wrong, json.dumps(wrong, indent=1)
     assert not accepted, "the network probe reached the host"
     assert not Path("/tmp/ibench-hostile-marker").exists(), "a solver's /tmp file outlived its case"
-    assert not sandbox_uid_processes(), "processes of the sandbox survived their case"
+    assert not sandbox_uid_processes(judge.sandbox.slot().uid), "processes of the sandbox survived their case"
     # Figures recorded per case.
     ok = got["ok"]
     assert all(c.queries is not None and c.queries <= 10 and c.query_limit == 10 for c in ok.cases)

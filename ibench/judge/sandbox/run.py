@@ -162,6 +162,7 @@ class Sandbox:
         self.isolation: Isolation = detect_isolation(isolation)
         self.supervisor = build_supervisor(cache_dir)
         self.hidden_paths = list(hidden_paths or [])
+        self._server: subprocess.Popen | None = None
 
     @property
     def label(self) -> str:
@@ -238,11 +239,42 @@ class Sandbox:
             # Without a memory cgroup the address-space rlimit is the only hard memory cap.
             as_kb = req.address_space_kb or (req.mem_kb + 65536)
             args += ["--as-kb", str(as_kb)]
-        proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        report = parse_report(proc.stdout, self.label)
-        if proc.returncode != 0 and not report.setup_error:
-            report.setup_error = f"supervisor exited {proc.returncode}: {proc.stderr[-500:]}"
-        return report
+        return parse_report(self._request(args[1:]), self.label)
+
+    def _request(self, args: list[str]) -> str:
+        """Send one case to this slot's supervisor server and read its report. The server is
+        started on first use and restarted if it died (its report then says why)."""
+        payload = b"".join(a.encode() + b"\0" for a in args) + b"\0"
+        for attempt in range(2):
+            if self._server is None or self._server.poll() is not None:
+                self._server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
+                                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            server = self._server
+            assert server.stdin is not None and server.stdout is not None
+            try:
+                server.stdin.write(payload)
+                server.stdin.flush()
+                lines = []
+                while (line := server.stdout.readline()) and line != b"__end__\n":
+                    lines.append(line)
+                if line:
+                    return b"".join(lines).decode("utf-8", "replace")
+                text = b"".join(lines).decode("utf-8", "replace")
+                if "setup_error=" in text:
+                    return text
+            except BrokenPipeError:
+                pass
+            self.close()
+        return "setup_error=the supervisor server died twice in a row\n"
+
+    def close(self) -> None:
+        if self._server is not None:
+            try:
+                self._server.kill()
+                self._server.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+            self._server = None
 
 
 def default_cache_dir(configured: str | None = None) -> Path:

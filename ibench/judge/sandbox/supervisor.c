@@ -49,7 +49,7 @@
 
 #define MAX_LIST 64
 
-static struct {
+struct options {
     int interactive;
     const char *solver;
     const char *solver_dir;
@@ -76,11 +76,16 @@ static struct {
     long wall_hard_ms;
     int mountns;
     const char *cg_mem, *cg_pids, *cg_cpu, *cg_v2;
-} opt = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000, .nproc = 16,
-         .fsize_kb = 65536, .inter_cpu_ms = 20000, .uid = -1, .gid = -1};
+};
+static const struct options DEFAULTS = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000,
+                                        .nproc = 16, .fsize_kb = 65536, .inter_cpu_ms = 20000, .uid = -1,
+                                        .gid = -1};
+static struct options opt;
+static int server_mode;
 
 static void die(const char *what) {
     printf("setup_error=%s: %s\n", what, strerror(errno));
+    if (server_mode) printf("__end__\n");  /* the caller restarts a server that died */
     fflush(stdout);
     exit(2);
 }
@@ -441,11 +446,73 @@ static void print_proc(const char *name, struct proc *p) {
 
 static void usage(void) {
     fprintf(stderr,
-            "usage: supervisor --solver EXE [--interactor EXE --case FILE --iarg A ...] [options]\n");
-    exit(2);
+            "usage: supervisor --solver EXE [--interactor EXE --case FILE --iarg A ...] [options]\n"
+            "       supervisor --server   (requests on stdin: NUL-separated arguments, an empty one ends each)\n");
+    errno = EINVAL;
+    die("bad arguments");
+}
+
+static int run_case(int argc, char **argv);
+
+/* Server mode: one supervisor per judge slot serves every case, so a case costs two forks from
+ * this small process instead of a Python spawn plus an exec. Each request is the argument list
+ * of one case; each reply is the usual report followed by a line "__end__". */
+static int serve(void) {
+    static char buf[1 << 20];
+    size_t len = 0;
+    for (;;) {
+        char *args[512];
+        int n = 0;
+        size_t start = 0, pos = 0;
+        for (;;) {
+            /* find complete arguments in the buffer; an empty one ends the request */
+            while (pos < len && buf[pos]) pos++;
+            if (pos < len) {
+                if (pos == start) break;  /* empty argument: end of request */
+                if (n < 511) args[n++] = buf + start;
+                pos++;
+                start = pos;
+                continue;
+            }
+            if (len == sizeof buf) { errno = E2BIG; die("request too large"); }
+            ssize_t r = read(0, buf + len, sizeof buf - len);
+            if (r == 0) return 0;
+            if (r < 0) {
+                if (errno == EINTR) continue;
+                die("read request");
+            }
+            len += (size_t)r;
+        }
+        char *argv[514];
+        argv[0] = "supervisor";
+        for (int i = 0; i < n; i++) argv[i + 1] = args[i];
+        argv[n + 1] = NULL;
+        run_case(n + 1, argv);
+        printf("__end__\n");
+        fflush(stdout);
+        /* drop the consumed request (and its terminator) from the buffer */
+        size_t used = pos + 1;
+        memmove(buf, buf + used, len - used);
+        len -= used;
+    }
 }
 
 int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--server") == 0) {
+        server_mode = 1;
+        sigset_t mask;
+        sigemptyset(&mask);
+        sigaddset(&mask, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &mask, NULL);
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        prctl(PR_SET_PDEATHSIG, SIGKILL);  /* dies with the judge that started it */
+        return serve();
+    }
+    return run_case(argc, argv);
+}
+
+static int run_case(int argc, char **argv) {
+    opt = DEFAULTS;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -689,6 +756,10 @@ int main(int argc, char **argv) {
 
     char errbuf[512];
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
+    close(errpipe[0]);
+    close(exe_fd);
+    close(sfd);
+    close(tfd);
     if (en > 0) {
         errbuf[en] = 0;
         printf("setup_error=%s\n", errbuf);
