@@ -99,6 +99,12 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None) -> RunSummary
         m = cfg.metrics
         summary = summarize(backend.name, tasks, pipeline.verdicts_by_task(plan.expected), ks=list(m.ks),
                             bootstrap=m.bootstrap, confidence=m.confidence, seed=m.seed)
+        # A node whose sandbox differs from the others' must be visible in the results.
+        from ibench.cluster.judging import sandbox_mismatches
+
+        verdicts = store.table("verdicts")
+        verdicts = verdicts.filter(verdicts["judge_key"] == pipeline.keys.judge_key)
+        summary.warnings += [f"node {n} judged in a different sandbox: {d}" for n, d in sandbox_mismatches(verdicts).items()]
         summary.meta = {"reasoning": bool(cfg.model.get("reasoning", False)), "sampling": sampling.name,
                         "gen_key": pipeline.keys.gen_key, "judge_key": pipeline.keys.judge_key,
                         "run_dir": str(run_dir), "generated": plan.n_generate,
@@ -125,8 +131,13 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None) -> RunSummary
 def main(cfg: DictConfig) -> float | None:
     from hydra.core.hydra_config import HydraConfig
 
+    from ibench.cluster.slurm import NotTheDriver
+
     run_dir = Path(cfg.resume) if cfg.resume else Path(HydraConfig.get().runtime.output_dir)
-    summary = run(cfg, run_dir)
+    try:
+        summary = run(cfg, run_dir)
+    except NotTheDriver:  # the other ranks of a multi-node Slurm job only host Ray workers
+        return None
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)
 
 

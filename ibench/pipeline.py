@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import socket
 import threading
 import time
 from dataclasses import asdict, dataclass, field
@@ -114,7 +113,9 @@ def judge_sample(task: Task, code: str, language: str, settings: JudgeSettings) 
         judge = _JUDGES[key] = Judge(settings)
     start = time.perf_counter()
     result = judge.judge(task, code, language=language)
-    return result, time.perf_counter() - start, socket.gethostname()
+    from ibench.cluster.judging import node_label
+
+    return result, time.perf_counter() - start, node_label()
 
 
 # -- plan ---------------------------------------------------------------------------------------------
@@ -235,6 +236,7 @@ class Pipeline:
         cpus = int(ray.cluster_resources().get("CPU", 1))
         limit = self.max_inflight or max(2, int(2 * cpus / max(self.judge_cpus, 0.001)))
         remote = ray.remote(judge_sample).options(num_cpus=self.judge_cpus, max_retries=self.task_retries,
+                                                  scheduling_strategy="SPREAD",
                                                    retry_exceptions=False)
         settings_ref = ray.put(self.judge)
         task_refs: dict[str, Any] = {}

@@ -169,3 +169,14 @@ def render(s: RunSummary, console: Console | None = None) -> None:
     for w in s.warnings:
         if "JUDGE ERROR" not in w:
             console.print(f"[yellow]warning:[/yellow] {escape(w)}")
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:2] == ["sweep"]:
+        from ibench.report_sweep import main
+
+        sys.exit(main(sys.argv[2:]))
+    print("usage: python -m ibench.report sweep RUN_OR_SWEEP_DIR...", file=sys.stderr)
+    sys.exit(2)

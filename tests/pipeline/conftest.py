@@ -42,20 +42,4 @@ def _offline_wandb(monkeypatch):
     monkeypatch.setenv("WANDB_SILENT", "true")
 
 
-def make_task_dir(root: Path, problem_id: str = "toy", statement: str = "Guess {n}.") -> Path:
-    """A minimal task card + statement (enough for prompts; not a judgeable task)."""
-    import json
 
-    d = root / problem_id
-    d.mkdir(parents=True, exist_ok=True)
-    (d / "desc.md").write_text(statement)
-    (d / "meta.json").write_text(json.dumps({"problem_id": problem_id}))
-    return d
-
-
-def toy_task(root: Path, problem_id: str = "toy"):
-    from ibench.tasks.model import Task, TaskKind
-
-    d = make_task_dir(root, problem_id)
-    return Task(root=d, problem_id=problem_id, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
-                memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=())

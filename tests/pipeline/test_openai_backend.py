@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from conftest import toy_task
+from pipeline_fixtures import toy_task
 from ibench.generate.base import GenerationRequest, SamplingSettings
 from ibench.generate.openai_backend import OpenAIBackend
 from ibench.judge.verdict import Verdict

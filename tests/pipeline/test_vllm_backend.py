@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 
-from conftest import toy_task
+from pipeline_fixtures import toy_task
 from ibench.generate.base import GenerationRequest, SamplingSettings
 from ibench.generate.extract import extract_code, split_reasoning
 from ibench.generate.vllm_backend import VLLMBackend
