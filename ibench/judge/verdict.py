@@ -126,8 +126,10 @@ def _crash(p: "ProcReport") -> str | None:
 def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) -> Decision | None:
     if r.oom_killed:
         return Decision(Verdict.MLE, f"memory limit exceeded (killed at {mem_kb // 1024} MB)")
-    if cpu_ms > cpu_limit_ms or r.solver.signal in (SIGXCPU, SIGPROF):
+    if cpu_ms > cpu_limit_ms:
         return Decision(Verdict.TLE, f"CPU time {cpu_ms:.0f} ms > limit {cpu_limit_ms:.0f} ms")
+    if r.solver.signal in (SIGXCPU, SIGPROF):
+        return Decision(Verdict.TLE, f"stopped by the CPU-time limit of {cpu_limit_ms:.0f} ms ({r.solver.status_text})")
     if r.solver_peak_kb > mem_kb:
         return Decision(Verdict.MLE, f"peak memory {r.solver_peak_kb // 1024} MB > limit {mem_kb // 1024} MB")
     if r.solver.signal == SIGXFSZ:

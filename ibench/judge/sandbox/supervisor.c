@@ -661,6 +661,12 @@ static int run_case(int argc, char **argv) {
                 which->ru = ru;
                 which->end_us = now_us();
                 if (!first) first = which == &sol ? 1 : 2;
+                if (which == &sol) {
+                    /* The program ends with its main process: whatever it forked dies now, so
+                     * leftovers can neither hold the pipes open nor keep a core busy. */
+                    kill_group(sol.pid);
+                    kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+                }
                 if (which == &itr && !sol.done) {
                     sol_cpu_at_inter_exit = solver_cpu_now_us(sol.pid);
                     sol_exiting_at_inter_exit = proc_exiting(sol.pid);
@@ -701,9 +707,11 @@ static int run_case(int argc, char **argv) {
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else if (now_us() < hard_deadline &&
-                       ((!sol.done && group_runnable(sol.pid, cg)) ||
+                       ((!sol.done && group_runnable(sol.pid, cg) &&
+                         solver_cpu_now_us(sol.pid) <= opt.cpu_ms * 1000) ||
                         (itr.pid && !itr.done && proc_state(itr.pid) == 'R'))) {
-                /* Someone is still computing, nobody is stuck: CPU timers end spinners. Under
+                /* Someone is still computing within its CPU budget (for the solver: its whole
+                 * process tree, which a per-process CPU timer cannot see), nobody is stuck. Under
                  * load a working solver (or an interactor checking a final answer) must not be
                  * cut short by wall time alone; the cap is for runs where both sides wait. */
                 long next = now_us() + 250000;

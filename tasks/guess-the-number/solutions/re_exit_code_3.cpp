@@ -1,0 +1,24 @@
+// Answers every game correctly, then exits with status 3.
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    long long T, Q;
+    cin >> T >> Q;
+    for (long long g = 0; g < T; g++) {
+        long long n;
+        cin >> n;
+        if (n == -1) return 0;
+        long long lo = 1, hi = n;
+        while (lo < hi) {
+            long long mid = lo + (hi - lo) / 2;
+            cout << "? " << mid << endl;
+            string r;
+            cin >> r;
+            if (r == "-1") return 0;
+            if (r == "=") { lo = hi = mid; break; }
+            if (r == "<") hi = mid - 1; else lo = mid + 1;
+        }
+        cout << "! " << lo << endl;
+    }
+    return 3;
+}
