@@ -287,10 +287,14 @@ class VLLMBackend(Backend):
         options = self.options()
         inflight: dict[Any, tuple[int, list[GenerationRequest]]] = {}
         load = [0] * len(self.actors)
+        dead: set[int] = set()  # replicas whose actor died for good (after Ray's restarts)
 
         def submit() -> None:
             while chunks:
-                replica = min(range(len(self.actors)), key=load.__getitem__)
+                alive = [i for i in range(len(self.actors)) if i not in dead]
+                if not alive:
+                    return
+                replica = min(alive, key=load.__getitem__)
                 if load[replica] >= self.calls_in_flight:
                     return
                 chunk = chunks.pop()
@@ -300,23 +304,38 @@ class VLLMBackend(Backend):
                 inflight[ref] = (replica, chunk)
                 load[replica] += 1
 
+        def failed(chunk: list[GenerationRequest], exc: BaseException) -> Iterator[Completion]:
+            for r in chunk:
+                for idx in r.indices:
+                    yield Completion(task_id=r.task_id, sample_index=idx, prompt=_prompt(r), response="",
+                                     finish_reason="error", seed=r.seed,
+                                     error=f"{type(exc).__name__}: {str(exc)[:500]}")
+
         submit()
         while inflight:
             done, _ = ray.wait(list(inflight), num_returns=1)
             ref = done[0]
             replica, chunk = inflight.pop(ref)
             load[replica] -= 1
-            submit()
             try:
                 rows = ray.get(ref)
-            except Exception as exc:  # noqa: BLE001 - the engine died for good: record, don't drop
-                log.error("%s: generation call failed after retries: %s", self.name, exc)
-                for r in chunk:
-                    for idx in r.indices:
-                        yield Completion(task_id=r.task_id, sample_index=idx, prompt=_prompt(r), response="",
-                                         finish_reason="error", seed=r.seed,
-                                         error=f"{type(exc).__name__}: {str(exc)[:500]}")
+            except ray.exceptions.RayActorError as exc:
+                # The replica is gone for good: its unfinished prompts go back on the queue for
+                # the surviving replicas; only when none is left are they recorded as failed.
+                dead.add(replica)
+                log.error("%s: replica %d died (%s); re-queueing %d prompts", self.name, replica, exc, len(chunk))
+                chunks.append(chunk)
+                if len(dead) == len(self.actors):
+                    while chunks:
+                        yield from failed(chunks.pop(), exc)
+                submit()
                 continue
+            except Exception as exc:  # noqa: BLE001 - this call failed after retries: record, don't drop
+                log.error("%s: generation call failed after retries: %s", self.name, exc)
+                submit()
+                yield from failed(chunk, exc)
+                continue
+            submit()
             for row in rows:
                 req = by_task[row["task_id"]]
                 extra = {k: row[k] for k in ("budget_forced",) if k in row}

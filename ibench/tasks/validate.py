@@ -364,6 +364,7 @@ def validate_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = Non
 
 
 def print_task(console, result: TaskValidation) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     status = "[green]OK" if result.ok else "[red]MISMATCH"
@@ -374,7 +375,7 @@ def print_task(console, result: TaskValidation) -> None:
     table.add_column("detail", overflow="fold")
     for r in result.rows:
         mark = "[green]✓" if r.ok else ("[yellow]–" if r.ok is None else "[red]✗")
-        table.add_row(r.item, r.expected, r.got, r.score, mark, r.detail)
+        table.add_row(escape(r.item), escape(r.expected), escape(r.got), r.score, mark, escape(r.detail))
     console.print(table)
 
 

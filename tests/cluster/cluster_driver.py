@@ -146,9 +146,10 @@ def cmd_vllm(args) -> dict:
     from ibench.tasks.load import load_tasks
 
     tasks = load_tasks(args.tasks)
-    backend = VLLMBackend(name="crashy", model="fake/model", tensor_parallel_size=1, replicas=1,
+    backend = VLLMBackend(name="crashy", model="fake/model", tensor_parallel_size=1, replicas=args.replicas,
                           engine_kwargs={"crash_marker": args.marker}, tasks_per_call=1, cpus_per_bundle=0,
-                          engine_module="crashy_vllm", placement_timeout_s=120, max_restarts=2, max_task_retries=3)
+                          engine_module="crashy_vllm", placement_timeout_s=120, max_restarts=args.max_restarts,
+                          max_task_retries=args.max_restarts + 1 if args.max_restarts else 0)
     try:
         backend.setup(SamplingSettings(n=2, max_tokens=64))
         reqs = [GenerationRequest(task=t, messages=[{"role": "user", "content": t.problem_id}], indices=[0, 1], seed=7)
@@ -172,6 +173,8 @@ def main() -> None:
     ap.add_argument("--store")
     ap.add_argument("--exec-log")
     ap.add_argument("--marker")
+    ap.add_argument("--replicas", type=int, default=1)
+    ap.add_argument("--max-restarts", type=int, default=2)
     args = ap.parse_args()
     out = {"nodes": cmd_nodes, "judge": cmd_judge, "pipeline": cmd_pipeline, "vllm": cmd_vllm}[args.cmd](args)
     print(json.dumps(out, default=str), flush=True)

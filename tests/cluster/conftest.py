@@ -28,7 +28,7 @@ def two_nodes(tmp_path_factory):
     env = {**os.environ, **node_env()}
     env.pop("RAY_ADDRESS", None)
     cmd = ["bash", str(REPO / "slurm" / "ray_cluster.sh"), "up", "--launcher", "local", "--nodes", "head,gpu1",
-           "--job-dir", str(job_dir), "--temp-dir", str(temp_dir), "--cpus", "1", "--head-gpus", "0", "--gpus", "1",
+           "--job-dir", str(job_dir), "--temp-dir", str(temp_dir), "--cpus", "1", "--head-gpus", "0", "--gpus", "2",
            "--object-store-memory", str(OBJECT_STORE), "--timeout", "150"]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=240)
     cluster = LocalTwoNodes(job_dir, temp_dir) if (job_dir / "nodes").is_dir() else None

@@ -40,7 +40,7 @@ def test_bringup_script_starts_two_local_nodes(two_nodes):
     assert names == ["gpu1", "head"]
     gpus = {k.split(":", 1)[1]: n["resources"].get("GPU", 0) for n in out["nodes"] for k in n["resources"]
             if k.startswith("ibench_node:")}
-    assert gpus == {"head": 0, "gpu1": 1}
+    assert gpus == {"head": 0, "gpu1": 2}
     # The survey reached both nodes; on one host they share a sandbox, so nothing differs.
     assert len(out["survey"]) == 2 and {s["node_id"] for s in out["survey"]} == {n["id"] for n in out["nodes"]}
     assert len({s["sandbox"] for s in out["survey"]}) == 1 and out["mismatches"] == {}
@@ -71,6 +71,19 @@ def test_vllm_actor_dies_mid_request_and_is_restarted(two_nodes, tmp_path):
     gpu_node = next(n["id"] for n in nodes if n["resources"].get("GPU"))
     assert out["engine_nodes"] == [gpu_node]
     assert int(marker.read_text()) not in out["engine_pids"]
+
+
+def test_vllm_replica_dies_for_good_and_its_prompts_are_requeued(two_nodes, tmp_path):
+    # Two replicas, no restarts: the first engine to serve dies for good; its unfinished prompts
+    # must be re-queued to the surviving replica, not recorded as failed samples.
+    tasks = build_tasks(tmp_path / "tasks", n=3)
+    marker = tmp_path / "engine-crashed"
+    out = two_nodes.driver("vllm", "--tasks", str(tasks), "--marker", str(marker), "--replicas", "2",
+                           "--max-restarts", "0")
+    assert marker.exists()
+    assert out["errors"] == []
+    assert out["completions"] == [[f"guess{t}", i] for t in range(3) for i in range(2)]
+    assert int(marker.read_text()) not in out["engine_pids"] and len(out["engine_pids"]) == 1
 
 
 def test_node_dies_mid_run_every_sample_judged_exactly_once(two_nodes, tmp_path):

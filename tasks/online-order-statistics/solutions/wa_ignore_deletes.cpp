@@ -1,0 +1,25 @@
+// Wrong (dropped operation class): ignores "- x".
+#include <bits/stdc++.h>
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
+using namespace std;
+using namespace __gnu_pbds;
+typedef tree<pair<long long, int>, null_type, less<pair<long long, int>>, rb_tree_tag,
+             tree_order_statistics_node_update> ost;
+int main() {
+    ios::sync_with_stdio(false);
+    cin.tie(nullptr);
+    int q;
+    cin >> q;
+    ost s;
+    int id = 0;
+    for (int i = 0; i < q; i++) {
+        string c;
+        long long v;
+        cin >> c;
+        if (c == "-1") return 0;
+        cin >> v;
+        if (c == "+") s.insert({v, id++});
+        else if (c == "?") cout << s.find_by_order(v - 1)->first << endl;
+    }
+}
