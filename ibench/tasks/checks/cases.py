@@ -100,10 +100,13 @@ def _warn_gaps(cases_dir: Path, numbers: list[int], c: Collector) -> None:
             continue
         missing = [n for n in range(pool.start, used[-1]) if n not in set(used)]
         if missing:
-            c.warn(cases_dir, "", f"case numbering has gaps: {_ranges(missing)} missing (allowed, but check nothing was lost)")
+            c.warn(cases_dir, "", f"case numbering has gaps: {number_ranges(missing)} missing (allowed, but check nothing was lost)")
 
 
-def _ranges(numbers: list[int]) -> str:
+def number_ranges(numbers: list[int]) -> str:
+    """``[1, 2, 3, 7]`` -> ``"001-003, 007"`` (case numbers, for messages)."""
+    if not numbers:
+        return ""
     parts: list[str] = []
     start = prev = numbers[0]
     for n in numbers[1:] + [None]:  # type: ignore[list-item]

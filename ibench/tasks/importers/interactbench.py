@@ -42,6 +42,7 @@ import tarfile
 from pathlib import Path, PurePosixPath
 from typing import Any, Iterator
 
+from ibench.tasks.checks.cases import number_ranges
 from ibench.tasks.model import ADAPTIVE_POOL, NON_ADAPTIVE_POOL
 
 from . import (
@@ -223,7 +224,7 @@ def normalize_cases(task_dir: Path, mode: str, log: ImportLog, pid: str) -> list
         log.warn(pid, f"ignored {len(dropped_other)} file(s) in cases/ that are not <number>.in: "
                       f"{', '.join(dropped_other[:5])}{' ...' if len(dropped_other) > 5 else ''}")
     if dropped_pool:
-        log.warn(pid, f"dropped case(s) {_ranges(sorted(dropped_pool))}: outside the pools that "
+        log.warn(pid, f"dropped case(s) {number_ranges(sorted(dropped_pool))}: outside the pools that "
                       f"interactor_mode {mode!r} serves")
     numbers = sorted(kept)
     for pool, label in ((NON_ADAPTIVE_POOL, "non-adaptive"), (ADAPTIVE_POOL, "adaptive")):
@@ -232,7 +233,7 @@ def normalize_cases(task_dir: Path, mode: str, log: ImportLog, pid: str) -> list
             continue
         missing = [n for n in range(pool.start, used[-1]) if n not in set(used)]
         if missing:
-            log.warn(pid, f"gaps in {label} case numbering: {_ranges(missing)} missing")
+            log.warn(pid, f"gaps in {label} case numbering: {number_ranges(missing)} missing")
     return numbers
 
 
@@ -576,21 +577,6 @@ def _remove(path: Path) -> None:
 
 def _natural_key(name: str) -> tuple:
     return tuple((0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name) if t)
-
-
-def _ranges(numbers: list[int]) -> str:
-    if not numbers:
-        return ""
-    parts: list[str] = []
-    start = prev = numbers[0]
-    for n in numbers[1:] + [None]:  # type: ignore[list-item]
-        if n is not None and n == prev + 1:
-            prev = n
-            continue
-        parts.append(f"{start:03d}" if start == prev else f"{start:03d}-{prev:03d}")
-        if n is not None:
-            start = prev = n
-    return ", ".join(parts)
 
 
 # --------------------------------------------------------------------------------------------
