@@ -53,7 +53,7 @@ class Judge:
         """A task's own program, compiled once (memoised here, cached on disk across processes)."""
         path = Path(path)
         if path not in self._tools:
-            prog = self.executor("cpp").compile_trusted([path], [self.testlib_dir, path.parent])
+            prog = self.executor("cpp").compile_trusted([path], [self.testlib_dir, path.parent], self.testlib_dir)
             if prog.binary is None:
                 raise ToolError(f"{path} does not compile:\n{prog.info.message}")
             self._tools[path] = prog.binary

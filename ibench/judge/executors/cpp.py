@@ -53,38 +53,57 @@ class CppExecutor:
         self.identity = compiler_identity(settings.compiler)
         self.flags = list(settings.cxx_flags)
         self._pch_dir: Path | None | bool = False  # False: not tried yet
+        self._testlib_pch: dict[Path, Path | None] = {}
 
     # -- precompiled header -------------------------------------------------------------
     def pch_dir(self) -> Path | None:
-        """An include dir holding bits/stdc++.h.gch built with exactly our flags, built once
-        per machine under a file lock. GCC uses it automatically when flags match, and falls
-        back to the plain header otherwise, so it can never change a program's meaning."""
-        if self._pch_dir is not False:
-            return self._pch_dir  # type: ignore[return-value]
-        self._pch_dir = None
-        if not self.settings.precompiled_header:
+        """An include dir holding bits/stdc++.h.gch built with exactly our flags, once per
+        machine. GCC uses it automatically when flags match, and falls back to the plain header
+        otherwise, so it can never change a program's meaning."""
+        if self._pch_dir is False:
+            self._pch_dir = None
+            if self.settings.precompiled_header:
+                header = _stdcpp_header(self.compiler, self.flags)
+                if header is not None:
+                    self._pch_dir = self._build_pch(header, "bits/stdc++.h")
+        return self._pch_dir  # type: ignore[return-value]
+
+    def testlib_pch_dir(self, testlib_dir: Path) -> Path | None:
+        """The same for the task programs' `#include "testlib.h"` (a 2,600-line header that
+        every interactor, checker and generator starts with)."""
+        header = testlib_dir / "testlib.h"
+        if not self.settings.precompiled_header or not header.is_file():
             return None
-        header = _stdcpp_header(self.compiler, self.flags)
-        if header is None:
-            return None
-        key = content_key(self.identity, " ".join(self.flags), header.read_bytes())[:20]
-        base = runtime_dir() / "pch" / key
-        gch = base / "bits" / "stdc++.h.gch"
+        if header not in self._testlib_pch:
+            self._testlib_pch[header] = self._build_pch(header, "testlib.h", keep_header=True)
+        return self._testlib_pch[header]
+
+    def _build_pch(self, header: Path, name: str, keep_header: bool = False) -> Path | None:
+        """Precompile ``header`` as ``<dir>/<name>.gch`` under a file lock; returns ``<dir>``.
+        With ``keep_header`` the header itself sits beside it, so the include still resolves
+        there if GCC rejects the .gch."""
+        key = content_key(self.identity, " ".join(self.flags), name, header.read_bytes())[:20]
+        root = runtime_dir() / "pch"
+        base = root / key
+        gch = base / f"{name}.gch"
         if not gch.exists():
             gch.parent.mkdir(parents=True, exist_ok=True)
             with open(base / ".lock", "w") as lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
                 if not gch.exists():
-                    tmp = gch.with_name(f"stdc++.h.gch.{os.getpid()}")
+                    if keep_header:
+                        shutil.copy(header, gch.with_suffix(""))
+                    tmp = gch.with_name(f"{gch.name}.{os.getpid()}")
                     r = subprocess.run([self.compiler, *self.flags, "-x", "c++-header", str(header), "-o", str(tmp)],
                                        capture_output=True, text=True, timeout=600)
                     if r.returncode != 0:
                         return None
                     os.chmod(tmp, 0o644)
                     os.replace(tmp, gch)
-        for d in (runtime_dir() / "pch", base, gch.parent):
+        for d in {root, base, gch.parent}:
             os.chmod(d, 0o755)
-        self._pch_dir = base
+        if keep_header:
+            os.chmod(gch.with_suffix(""), 0o644)
         return base
 
     def _flags_for(self, include_dirs: list[Path], use_pch: bool) -> list[str]:
@@ -97,7 +116,7 @@ class CppExecutor:
         return flags
 
     # -- trusted: the task's own programs -----------------------------------------------
-    def compile_trusted(self, sources: list[Path], include_dirs: list[Path]) -> Program:
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
         key = content_key("trusted", self.identity, " ".join(self.flags),
                           *[p.read_bytes() for p in sources], dir_digest(include_dirs))
         binary, meta = self.cache.lookup(key)
@@ -105,7 +124,9 @@ class CppExecutor:
             return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
         t0 = time.perf_counter()
         out = self.cache.root / f".build-{os.getpid()}-{key[:12]}"
-        cmd = [self.compiler, *self._flags_for(include_dirs, True), *map(str, sources), "-o", str(out)]
+        tl_pch = self.testlib_pch_dir(testlib_dir) if testlib_dir else None
+        cmd = [self.compiler, *(["-I", str(tl_pch)] if tl_pch else []), *self._flags_for(include_dirs, True),
+               *map(str, sources), "-o", str(out)]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.settings.compile_timeout_s * 4)
             ok, message = r.returncode == 0, r.stderr[-MESSAGE_TAIL:]
