@@ -26,7 +26,8 @@ class Judge:
     def __init__(self, settings: JudgeSettings | None = None):
         self.settings = settings or JudgeSettings()
         self.cache_dir = default_cache_dir(self.settings.cache_dir)
-        self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.hidden_paths)
+        self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.hidden_paths,
+                               self.settings.pin_cpu)
         self.cache = CompileCache(self.cache_dir)
         self._executors: dict[str, object] = {}
         self._tools: dict[Path, Path] = {}

@@ -158,11 +158,24 @@ def parse_report(text: str, sandbox: str) -> RunReport:
 class Sandbox:
     """Runs cases in this process's slot with the strongest isolation the host offers."""
 
-    def __init__(self, cache_dir: Path, isolation: str = "auto", hidden_paths: list[str] | None = None):
+    def __init__(self, cache_dir: Path, isolation: str = "auto", hidden_paths: list[str] | None = None,
+                 pin_cpu: bool = True):
         self.isolation: Isolation = detect_isolation(isolation)
         self.supervisor = build_supervisor(cache_dir)
         self.hidden_paths = list(hidden_paths or [])
+        self.pin_cpu = pin_cpu
         self._server: subprocess.Popen | None = None
+
+    def _pin(self, pid: int) -> None:
+        """Give each slot's cases one CPU of their own (slot index modulo the CPUs this process
+        may use): a judge that claims one CPU uses one, solver and interactor trade a core
+        instead of bouncing between two, and judges side by side do not slow each other."""
+        cpus = sorted(os.sched_getaffinity(0))
+        if self.pin_cpu and len(cpus) > 1:
+            try:
+                os.sched_setaffinity(pid, {cpus[self.slot().index % len(cpus)]})
+            except OSError:
+                pass
 
     @property
     def label(self) -> str:
@@ -249,6 +262,7 @@ class Sandbox:
             if self._server is None or self._server.poll() is not None:
                 self._server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                self._pin(self._server.pid)
             server = self._server
             assert server.stdin is not None and server.stdout is not None
             try:
