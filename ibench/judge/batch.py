@@ -56,6 +56,7 @@ class BatchGrader:
                        nproc=self.settings.max_processes,
                        fsize_kb=self.settings.output_limit_mb * 1024, hide=[str(task.root.parent), str(task.root)]),
             solver_stderr=sstderr)
+        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         checker_exit = ""
         d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms)
         if d is None:
@@ -70,5 +71,5 @@ class BatchGrader:
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),
             peak_kb=r.solver_peak_kb, solver_exit=r.solver.status_text, interactor_exit=checker_exit,
             message=d.reason, score=score, solver_to_judge_tail=tail(out, self.settings.tail_bytes),
-            solver_stderr_tail=tail(sstderr, self.settings.tail_bytes), sandbox=r.sandbox,
+            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox,
         )

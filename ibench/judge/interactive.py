@@ -86,6 +86,7 @@ class InteractiveGrader:
             hide=[str(task.root.parent), str(task.root)],
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
+        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         message = tail(istderr, MESSAGE_LIMIT).strip()
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
@@ -100,5 +101,5 @@ class InteractiveGrader:
             interactor_exit=r.interactor.status_text if r.interactor else "",
             message=d.reason if d.reason else message, score=d.score,
             solver_to_judge_tail=to_judge, judge_to_solver_tail=to_solver,
-            solver_stderr_tail=tail(sstderr, self.settings.tail_bytes), sandbox=r.sandbox,
+            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox,
         )

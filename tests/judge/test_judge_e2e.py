@@ -188,7 +188,10 @@ def test_degraded_mode_is_recorded(guess_task):
     r = judge.judge(guess_task, solver())
     assert r.verdict is Verdict.OK
     assert r.sandbox.startswith("rlimit") and any("degraded" in w for w in r.warnings)
-    assert judge.judge(guess_task, programs(guess_task.root)["re_segfault_midway"][0]).verdict is Verdict.RE
+    progs = programs(guess_task.root)
+    assert judge.judge(guess_task, progs["re_segfault_midway"][0]).verdict is Verdict.RE
+    # no memory cgroup: the address-space limit makes allocation fail; still MLE, not RE
+    assert judge.judge(guess_task, progs["mle_touch_1gb"][0]).verdict is Verdict.MLE
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:

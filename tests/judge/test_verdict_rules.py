@@ -187,3 +187,11 @@ def test_parse_report_roundtrip():
     assert r.solver.signal == 11 and r.solver.status_text == "signal 11 (SIGSEGV)"
     assert r.interactor is not None and r.interactor.exit_code == 2
     assert r.solver_cpu_ms == pytest.approx(0.95) and r.solver_peak_kb == 3000 and not r.oom_killed
+
+
+def test_rlimit_mode_allocation_failure_is_mle():
+    r = report(ProcReport(signal=6, maxrss_kb=20_000), ProcReport(exit_code=2), sandbox="rlimit+seccomp",
+               solver_stderr_tail="terminate called after throwing an instance of 'std::bad_alloc'")
+    assert decide(r, "wrong output format Unexpected end of file") is Verdict.MLE
+    plain_crash = report(ProcReport(signal=6, maxrss_kb=20_000), ProcReport(exit_code=2), sandbox="rlimit+seccomp")
+    assert decide(plain_crash, "wrong output format Unexpected end of file") is Verdict.RE

@@ -65,6 +65,29 @@ def _v2_root() -> Path | None:
     return None
 
 
+def _v2_ok() -> bool:
+    """A v2 hierarchy we can delegate to: an `ibench` child whose children get the memory and
+    pids controllers (inside a container the root's subtree may be closed to us)."""
+    root = _v2_root()
+    if root is None:
+        return False
+    parent = root / "ibench"
+    try:
+        parent.mkdir(exist_ok=True)
+        for d in (root, parent):
+            try:
+                (d / "cgroup.subtree_control").write_text("+memory +pids +cpu")
+            except OSError:
+                pass
+        probe = parent / "probe"
+        probe.mkdir(exist_ok=True)
+        ok = (probe / "memory.max").exists() and (probe / "pids.max").exists()
+        probe.rmdir()
+        return ok
+    except OSError:
+        return False
+
+
 def _mountns_ok() -> bool:
     try:
         r = subprocess.run(["unshare", "--mount", "true"], capture_output=True, timeout=10)
@@ -88,7 +111,7 @@ def detect_isolation(requested: str = "auto") -> Isolation:
         return iso
     if not is_root:
         raise RuntimeError("judge.isolation=root requested but the judge is not running as root")
-    cgroup = "v1" if _v1_ok() else ("v2" if _v2_root() else "none")
+    cgroup = "v1" if _v1_ok() else ("v2" if _v2_ok() else "none")
     iso = Isolation("root", cgroup, _mountns_ok())
     if cgroup == "none":
         iso.warnings.append("no usable cgroup: memory limit by peak RSS only, CPU time of the main process only")
@@ -164,14 +187,7 @@ def acquire_slot(iso: Isolation) -> Slot:
             elif iso.cgroup == "v2":
                 root = _v2_root()
                 assert root is not None
-                parent = root / "ibench"
-                parent.mkdir(exist_ok=True)
-                try:
-                    (root / "cgroup.subtree_control").write_text("+memory +pids +cpu")
-                    (parent / "cgroup.subtree_control").write_text("+memory +pids +cpu")
-                except OSError:
-                    pass
-                d = parent / f"slot{i}"
+                d = root / "ibench" / f"slot{i}"  # controllers enabled by _v2_ok()
                 d.mkdir(exist_ok=True)
                 slot.cg_v2 = str(d)
         _SLOT = slot

@@ -100,6 +100,7 @@ class RunReport:
     solver_exiting_at_interactor_exit: bool | None = None  # had the solver begun to exit by then?
     setup_error: str = ""
     sandbox: str = ""
+    solver_stderr_tail: str = ""  # filled in by the grader (where the run's stderr went)
 
     @property
     def solver_cpu_ms(self) -> float:
