@@ -243,3 +243,29 @@ def test_interactor_closing_stdout_after_answer(tmp_path):
         assert r.cases[0].judge_to_solver_tail  # the transcript survived the close
     extra = judge.judge(task, solver('cout << "? 1" << endl;'))
     assert extra.verdict is Verdict.PE, extra.message
+
+
+def test_forked_workers_get_their_own_slots(judge, guess_task):
+    """A process pool forked from a process that already judges must not share its slot."""
+    import concurrent.futures
+    import multiprocessing
+
+    global _INHERITED
+    judge.judge(guess_task, solver())  # the parent holds a slot and a running supervisor
+    parent_slot = judge.sandbox.slot().index
+    _INHERITED = judge  # the children use the Judge object they inherit through fork
+    ctx = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(2, mp_context=ctx) as pool:
+        got = list(pool.map(_judge_in_child, [guess_task] * 4))
+    assert all(v == "OK" for v, _ in got), got
+    assert parent_slot not in {slot for _, slot in got}
+
+
+_INHERITED = None
+
+
+def _judge_in_child(task):
+    from judge_fixtures import solver as make_solver
+
+    j = _INHERITED
+    return j.judge(task, make_solver()).verdict.value, j.sandbox.slot().index

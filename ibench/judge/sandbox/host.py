@@ -143,6 +143,16 @@ class Slot:
 _SLOT: Slot | None = None
 
 
+def _forget_slot_in_child() -> None:
+    # A forked child (a process-pool worker) inherits the parent's slot and its lock: sharing
+    # it would mean one cgroup, one uid and one scratch dir for two judges at once.
+    global _SLOT
+    _SLOT = None
+
+
+os.register_at_fork(after_in_child=_forget_slot_in_child)
+
+
 def runtime_dir() -> Path:
     """Per-machine runtime files: slot locks and private dirs, the solver scratch dirs and the
     precompiled header. As root it sits outside /tmp, /var/tmp and /dev/shm, which the solver's

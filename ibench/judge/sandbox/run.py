@@ -166,6 +166,7 @@ class Sandbox:
         self.hidden_paths = list(hidden_paths or [])
         self.pin_cpu = pin_cpu
         self._server: subprocess.Popen | None = None
+        self._server_owner = 0
 
     def _pin(self, pid: int) -> None:
         """Give each slot's cases one CPU of their own (slot index modulo the CPUs this process
@@ -259,10 +260,13 @@ class Sandbox:
         """Send one case to this slot's supervisor server and read its report. The server is
         started on first use and restarted if it died (its report then says why)."""
         payload = b"".join(a.encode() + b"\0" for a in args) + b"\0"
+        if self._server is not None and self._server_owner != os.getpid():
+            self._server = None  # inherited through fork: the parent's server, not ours to use
         for attempt in range(2):
             if self._server is None or self._server.poll() is not None:
                 self._server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
                                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                self._server_owner = os.getpid()
                 self._pin(self._server.pid)
             server = self._server
             assert server.stdin is not None and server.stdout is not None
