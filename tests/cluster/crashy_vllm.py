@@ -34,9 +34,15 @@ class LLM:
         raise AttributeError("no tokenizer")  # the backend then skips prompt-length clamping
 
     def chat(self, messages, sampling_params, use_tqdm=False, chat_template_kwargs=None):
-        if self.marker is not None and not self.marker.exists():
-            self.marker.write_text(str(os.getpid()))
-            os._exit(1)  # the engine dies mid-request
+        if self.marker is not None:
+            try:  # exactly one engine (of any number of replicas) dies: whoever creates the marker
+                fd = os.open(self.marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
+            except FileExistsError:
+                fd = -1
+            if fd >= 0:
+                os.write(fd, str(os.getpid()).encode())
+                os.close(fd)
+                os._exit(1)  # the engine dies mid-request
         import ray
 
         info = json.dumps({"node": ray.get_runtime_context().get_node_id(), "pid": os.getpid()})
