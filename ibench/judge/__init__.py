@@ -4,10 +4,10 @@
     result = Judge(JudgeSettings()).judge(task, source_code)   # -> SampleResult
 """
 
-from .judge import Judge, ToolError, judge_file
+from .judge import Judge, ToolError
 from .results import CaseResult, CompileInfo, SampleResult
 from .settings import JudgeSettings
 from .verdict import Verdict, most_severe
 
-__all__ = ["Judge", "JudgeSettings", "ToolError", "judge_file", "CaseResult", "CompileInfo", "SampleResult",
+__all__ = ["Judge", "JudgeSettings", "ToolError", "CaseResult", "CompileInfo", "SampleResult",
            "Verdict", "most_severe"]

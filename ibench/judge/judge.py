@@ -171,9 +171,4 @@ class Judge:
                             subtask_scores=subtask_scores, warnings=warnings, message=message)
 
 
-def judge_file(task: Task, solution: Path, settings: JudgeSettings | None = None) -> SampleResult:
-    """Convenience: judge a solution file."""
-    return Judge(settings).judge(task, Path(solution).read_text(encoding="utf-8", errors="replace"))
-
-
-__all__ = ["Judge", "ToolError", "judge_file"]
+__all__ = ["Judge", "ToolError"]

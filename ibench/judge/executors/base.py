@@ -27,8 +27,9 @@ class Executor(Protocol):
     def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
         """Compile model-written code inside the sandbox (it may try to #include hidden files)."""
 
-    def compile_trusted(self, sources: list[Path], include_dirs: list[Path]) -> Program:
-        """Compile a task's own interactor, checker, generator or grader."""
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
+        """Compile a task's own interactor, checker, generator or grader (``testlib_dir``: where
+        its testlib.h comes from, for a precompiled copy)."""
 
 
 class CompileCache:
