@@ -12,6 +12,7 @@ class JudgeSettings:
     cxx_flags: list[str] = field(default_factory=lambda: ["-std=c++17", "-O2", "-pipe"])
     compile_timeout_s: float = 60.0
     precompiled_header: bool = True  # build <bits/stdc++.h> once per machine, use when flags match
+    fast_linker: bool = True  # link with gold where installed (only the link step is faster)
     cache_dir: str | None = None  # default: $IBENCH_CACHE or ~/.cache/ibench
     testlib_header: str | None = None  # path to an official testlib.h; None = ibench's own
 

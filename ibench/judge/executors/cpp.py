@@ -52,6 +52,9 @@ class CppExecutor:
         self.compiler = shutil.which(settings.compiler) or settings.compiler
         self.identity = compiler_identity(settings.compiler)
         self.flags = list(settings.cxx_flags)
+        # gold links a small C++ program in a third of bfd's time: on a precompiled-header
+        # compile that is a tenth of the total. Only the link step changes, not the program.
+        self.link_flags = ["-fuse-ld=gold"] if settings.fast_linker and shutil.which("ld.gold") else []
         self._pch_dir: Path | None | bool = False  # False: not tried yet
         self._testlib_pch: dict[Path, Path | None] = {}
 
@@ -107,7 +110,7 @@ class CppExecutor:
         return base
 
     def _flags_for(self, include_dirs: list[Path], use_pch: bool) -> list[str]:
-        flags = list(self.flags)
+        flags = list(self.flags) + self.link_flags
         pch = self.pch_dir() if use_pch else None
         if pch is not None:
             flags += ["-I", str(pch)]
@@ -117,7 +120,7 @@ class CppExecutor:
 
     # -- trusted: the task's own programs -----------------------------------------------
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
-        key = content_key("trusted", self.identity, " ".join(self.flags),
+        key = content_key("trusted", self.identity, " ".join(self.flags + self.link_flags),
                           *[p.read_bytes() for p in sources], dir_digest(include_dirs))
         binary, meta = self.cache.lookup(key)
         if meta is not None:
@@ -139,7 +142,7 @@ class CppExecutor:
     # -- untrusted: model-written code --------------------------------------------------
     def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
         pch = self.pch_dir()
-        key = content_key("untrusted", self.identity, " ".join(self.flags), source,
+        key = content_key("untrusted", self.identity, " ".join(self.flags + self.link_flags), source,
                           *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs),
                           str(pch is not None))
         binary, meta = self.cache.lookup(key)
@@ -167,7 +170,7 @@ class CppExecutor:
             for root, dirs, files in os.walk(scratch):
                 for name in [*dirs, *files]:
                     os.chown(os.path.join(root, name), uid, uid)
-        flags = list(self.flags) + (["-I", str(pch)] if pch else []) + inc_args
+        flags = list(self.flags) + self.link_flags + (["-I", str(pch)] if pch else []) + inc_args
         out = scratch / "solution.bin"
         stderr_file = self.sandbox.private_dir() / "compile.stderr"
         limit_ms = int(self.settings.compile_timeout_s * 1000)
