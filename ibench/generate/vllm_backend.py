@@ -221,6 +221,21 @@ class VLLMBackend(Backend):
         bundle = {"CPU": self.cpus_per_bundle}
         if self.gpus_per_bundle:
             bundle["GPU"] = self.gpus_per_bundle
+        if self.gpus_per_bundle:
+            # Fail fast on a cluster that cannot hold even one replica (say, model=qwen3-32b on
+            # a CPU-only machine) instead of waiting out the placement timeout.
+            need = self.tp * self.gpus_per_bundle
+            have = ray.cluster_resources().get("GPU", 0.0)
+            if have < need:
+                raise RuntimeError(
+                    f"model {self.name}: one replica needs {need:g} GPU(s) (tensor_parallel_size={self.tp}) but the "
+                    f"Ray cluster has {have:g}; run it on GPU nodes (cluster=slurm) or choose model=reference / an "
+                    f"OpenAI-compatible model")
+            if have < need * self.replicas:
+                fit = int(have // need)
+                log.warning("%s: %d replica(s) of %g GPU(s) requested, the cluster has %g GPU(s): starting %d",
+                            self.name, self.replicas, need, have, fit)
+                self.replicas = fit
         for r in range(self.replicas):
             pg = placement_group([dict(bundle) for _ in range(self.tp)], strategy="STRICT_PACK",
                                  name=f"ibench-{self.name}-{r}")

@@ -100,3 +100,13 @@ def test_backend_module_does_not_import_vllm():
 
     code = "import sys, ibench.generate.vllm_backend, ibench.launch; assert 'vllm' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_too_few_gpus_fails_fast_with_a_clear_message(ray_session):
+    # The session's Ray has 2 (logical) GPUs: a TP=4 model cannot hold even one replica.
+    import pytest
+
+    backend = VLLMBackend(name="big", model="x/y", tensor_parallel_size=4, replicas=1, engine_module="fake_vllm",
+                          placement_timeout_s=600)
+    with pytest.raises(RuntimeError, match="one replica needs 4 GPU"):
+        backend.setup(SamplingSettings(n=1))
