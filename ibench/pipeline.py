@@ -100,22 +100,8 @@ def verdict_rows(rec: SampleRecord, result: SampleResult, judge_key: str, wall_s
     return v, cases
 
 
-# -- the Ray judge task -------------------------------------------------------------------------------
-_JUDGES: dict[str, Any] = {}  # one Judge per settings per worker process: compile caches stay warm
-
-
-def judge_sample(task: Task, code: str, language: str, settings: JudgeSettings) -> tuple[SampleResult, float, str]:
-    from ibench.judge import Judge
-
-    key = fingerprint(asdict(settings))
-    judge = _JUDGES.get(key)
-    if judge is None:
-        judge = _JUDGES[key] = Judge(settings)
-    start = time.perf_counter()
-    result = judge.judge(task, code, language=language)
-    from ibench.cluster.judging import node_label
-
-    return result, time.perf_counter() - start, node_label()
+# The Ray judge task (one Judge per settings per worker process): ibench.cluster.judging.
+from ibench.cluster.judging import judge_sample  # noqa: E402
 
 
 # -- plan ---------------------------------------------------------------------------------------------

@@ -110,27 +110,15 @@ def _compiler_version(compiler: str) -> str:
 
 
 # -- the judge task -----------------------------------------------------------------------------------
-_JUDGES: dict[str, Any] = {}  # one Judge per settings per worker process
-
-
-def _judge_for(settings: JudgeSettings):
-    from ibench.judge import Judge
-    from ibench.store import fingerprint
-
-    key = fingerprint(asdict(settings))
-    judge = _JUDGES.get(key)
-    if judge is None:
-        judge = _JUDGES[key] = Judge(settings)
-    return judge
-
-
 def judge_sample(task: Any, code: str, language: str, settings: JudgeSettings) -> tuple[SampleResult, float, str]:
     """The judge task body: ``(result, judge wall seconds, node label)``.
 
-    Same signature and return shape as :func:`ibench.pipeline.judge_sample`; the node label adds
-    the Ray node id to the host name.
+    The pipeline runs this as its Ray judge task; the node label adds the Ray node id to the
+    host name.
     """
-    judge = _judge_for(settings)
+    from ibench.judge import Judge
+
+    judge = Judge.shared(settings)
     start = time.perf_counter()
     result = judge.judge(task, code, language=language)
     return result, time.perf_counter() - start, node_label()

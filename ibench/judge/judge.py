@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..tasks.model import Case, Task, TaskKind
+from ..tasks.model import Case, Task
 from .batch import BatchGrader
 from .executors import CompileCache, Program, executor_class
 from .interactive import InteractiveGrader
@@ -23,6 +23,17 @@ class ToolError(RuntimeError):
 
 
 class Judge:
+    _shared: dict[str, "Judge"] = {}
+
+    @classmethod
+    def shared(cls, settings: JudgeSettings) -> "Judge":
+        """One Judge per settings per process (a Ray worker, a pool worker): its compile memo,
+        slot and supervisor stay warm from one sample to the next."""
+        key = repr(settings)  # settings hold lists: the dataclass itself is not hashable
+        if key not in cls._shared:
+            cls._shared[key] = cls(settings)
+        return cls._shared[key]
+
     def __init__(self, settings: JudgeSettings | None = None):
         self.settings = settings or JudgeSettings()
         self.cache_dir = default_cache_dir(self.settings.cache_dir)

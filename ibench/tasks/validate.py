@@ -116,17 +116,10 @@ class SolutionJob:
     cases: tuple[str, ...] | None  # None: every case
 
 
-_JUDGES: dict[str, "Judge"] = {}  # per process: one judge per settings (and all_cases flag)
-
-
 def _judge(settings: "JudgeSettings", all_cases: bool) -> "Judge":
     from ibench.judge import Judge
 
-    wanted = dataclasses.replace(settings, all_cases=all_cases)
-    key = repr(wanted)  # settings hold lists, so the dataclass itself is not hashable
-    if key not in _JUDGES:
-        _JUDGES[key] = Judge(wanted)
-    return _JUDGES[key]
+    return Judge.shared(dataclasses.replace(settings, all_cases=all_cases))
 
 
 def run_job(job: ToolsJob | SolutionJob, settings: "JudgeSettings") -> list[Row]:

@@ -561,7 +561,6 @@ static int run_case(int argc, char **argv) {
         if (write_file(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
         write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
         write_file(opt.cg_mem, "memory.max_usage_in_bytes", "0");
-        write_file(opt.cg_mem, "memory.failcnt", "0");
     }
     if (opt.cg_pids) {
         snprintf(num, sizeof num, "%ld", opt.nproc);
@@ -790,7 +789,6 @@ static int run_case(int argc, char **argv) {
         printf("cg_peak_kb=%lld\n", read_ll(opt.cg_mem, "memory.max_usage_in_bytes") / 1024);
         long long oom = read_key(opt.cg_mem, "memory.oom_control", "oom_kill");
         printf("cg_oom=%d\n", oom >= 0 && oom_before >= 0 && oom > oom_before);
-        printf("cg_failcnt=%lld\n", read_ll(opt.cg_mem, "memory.failcnt"));
     }
     if (opt.cg_v2) {
         long long cpu = read_key(opt.cg_v2, "cpu.stat", "usage_usec");
