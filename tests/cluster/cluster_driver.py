@@ -1,6 +1,7 @@
 """Driver programs for the multi-node tests, run as separate processes against a running
 cluster (RAY_ADDRESS and the token come from the environment, as ``cluster.env`` gives them), so
-the test process itself never holds a Ray connection. Each prints one JSON line on stdout.
+the test process itself never holds a Ray connection. Each prints one JSON line on stdout, after RESULT_MARK
+(Ray may forward its own warnings to the same stdout).
 
     python tests/cluster/cluster_driver.py nodes
     python tests/cluster/cluster_driver.py judge    --tasks DIR --samples N
@@ -23,6 +24,7 @@ for p in (str(REPO), str(REPO / "tests" / "judge"), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
+from cluster_fixtures import RESULT_MARK  # noqa: E402
 from judge_fixtures import solver  # noqa: E402
 
 SLOW = "usleep(150000);"  # after answering: each case takes >= 150 ms of wall time, no CPU
@@ -177,7 +179,7 @@ def main() -> None:
     ap.add_argument("--max-restarts", type=int, default=2)
     args = ap.parse_args()
     out = {"nodes": cmd_nodes, "judge": cmd_judge, "pipeline": cmd_pipeline, "vllm": cmd_vllm}[args.cmd](args)
-    print(json.dumps(out, default=str), flush=True)
+    print(RESULT_MARK + json.dumps(out, default=str), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,15 @@ from ibench.cluster.slurm import read_env_file  # noqa: E402
 FAST_FAILURE = {"RAY_health_check_initial_delay_ms": "1000", "RAY_health_check_period_ms": "1000",
                 "RAY_health_check_timeout_ms": "1000", "RAY_health_check_failure_threshold": "3"}
 OBJECT_STORE = 80 * 1024 * 1024
+# Drivers print their result after this mark: Ray forwards its own warnings (lagging heartbeats,
+# dead nodes) to the driver's stdout, so "the last line" is not reliably ours.
+RESULT_MARK = "IBENCH-RESULT "
+
+
+def result_of(stdout: str) -> dict:
+    lines = [line for line in stdout.splitlines() if line.startswith(RESULT_MARK)]
+    assert len(lines) == 1, f"expected one {RESULT_MARK!r} line on the driver's stdout:\n{stdout[-3000:]}"
+    return json.loads(lines[0][len(RESULT_MARK):])
 
 
 def node_env() -> dict[str, str]:
@@ -69,7 +78,7 @@ class LocalTwoNodes:
         proc = subprocess.run([sys.executable, str(HERE / "cluster_driver.py"), *args], env=self.driver_env(),
                               capture_output=True, text=True, timeout=timeout)
         assert proc.returncode == 0, f"driver failed ({proc.returncode}):\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-        return json.loads(proc.stdout.strip().splitlines()[-1])
+        return result_of(proc.stdout)
 
     def all_pids(self) -> list[int]:
         return [pid for p in self.cluster.procs.values() for pid in session_pids(p.pid)]

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 
 import polars as pl
 import pytest
-from cluster_fixtures import HERE, REPO, build_tasks, node_env
+from cluster_fixtures import HERE, REPO, RESULT_MARK, build_tasks, node_env, result_of
 
 from ibench.cluster.bringup import session_pids
 from ibench.store import read_table
@@ -126,7 +126,7 @@ def test_node_dies_mid_run_every_sample_judged_exactly_once(two_nodes, tmp_path)
             proc.kill()
             proc.communicate()
     assert proc.returncode == 0, f"{stdout[-3000:]}\n{stderr[-6000:]}"
-    out = json.loads(stdout.strip().splitlines()[-1])
+    out = result_of(stdout)
     assert out["alive"] == 2  # the head and gpu1 finished the run
 
     # Every sample has exactly one verdict row in what the pipeline wrote (parts + journal,
@@ -247,13 +247,13 @@ c = SlurmCluster(jobs_dir={str(tmp_path)!r}, cpus_per_node=1, gpus_per_node=0, t
 c.start()
 try:
     nodes = [n for n in ray.nodes() if n["Alive"]]
-    print(json.dumps({{"nodes": len(nodes), "survey": [i.sandbox for i in c.nodes], "pids": c._own_cluster.procs[{host!r}].pid}}))
+    print({RESULT_MARK!r} + json.dumps({{"nodes": len(nodes), "survey": [i.sandbox for i in c.nodes], "pids": c._own_cluster.procs[{host!r}].pid}}))
 finally:
     c.stop()
 """
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stderr[-5000:]
-    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out = result_of(proc.stdout)
     assert out["nodes"] == 1 and len(out["survey"]) == 1
     assert session_pids(out["pids"]) == []  # stopped with the run
     assert (tmp_path / env["SLURM_JOB_ID"] / "auth_token").exists()
