@@ -143,6 +143,9 @@ static int chk_main(int argc, char* argv[]) {
         if (what == "eoln") { ouf.readInt(); ouf.readEoln(); quitf(_ok, "x"); }
         if (what == "eof") { ouf.readInt(); ouf.readEof(); quitf(_ok, "x"); }
         if (what == "seek") { ouf.readInt(); bool a = ouf.seekEoln(); int b = ouf.readInt(); bool e = ouf.seekEof(); quitf(_ok, "%d %d %d", a, b, e); }
+        if (what == "based") { string t = ouf.readToken(); InStream sub(ouf, t); int x = sub.readInt(1, 99, "x");
+                               sub.readEof(); quitf(_ok, "%d %d", x, (int)ouf.seekEof()); }
+        if (what == "basedempty") { InStream sub(ouf, ""); quitf(_ok, "%d", (int)sub.seekEof()); }
         quitf(_fail, "unknown read %s", what.c_str());
     }
     quitf(_fail, "unknown case");
@@ -590,6 +593,12 @@ def test_checker_result_file(chk):
     ("eoln 5 \n", 2, "wrong output format Expected EOLN"),
     ("eof 5 6", 2, "wrong output format Expected EOF"),
     ("seek 1  \n 2\n\n", 0, "ok 1 2 1"),
+    # A stream over a string read under ouf's rules: its errors are the participant's (PE/WA).
+    ("based 42", 0, "ok 42 1"),
+    ("based 4x", 2, 'wrong output format Expected integer, but "4x" found'),
+    ("based 100", 1, "wrong answer Integer parameter [name=x] equals to 100, violates the range [1, 99]"),
+    ("based ab", 2, 'wrong output format Expected integer, but "ab" found'),
+    ("basedempty", 0, "ok 1"),
 ])
 def test_instream_reads(chk, out, rc, message):
     p = chk("reads", out)

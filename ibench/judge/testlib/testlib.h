@@ -1257,6 +1257,9 @@ public:
 
     InStream() = default;
     InStream(const InStream&) = delete;
+    /* A stream over a string (say, one token of the participant's output), read under the rules
+     * of `base`: the same mode and strictness, so its errors are charged as base's would be. */
+    InStream(const InStream& base, std::string content);
     InStream& operator=(const InStream&) = delete;
     ~InStream() {
         if (file_ != nullptr && !stdfile) std::fclose(file_);
@@ -1553,6 +1556,7 @@ public:
 
 private:
     std::FILE* file_ = nullptr;
+    std::string content_;  // backs file_ for a stream made from a string
     int line_ = 1;
     int lastLine_ = 1;
 
@@ -1716,6 +1720,17 @@ inline void InStream::init(const std::string& fileName, TMode streamMode) {
         size_t got = std::fread(bom, 1, 3, file_);
         if (!(got == 3 && bom[0] == 0xEF && bom[1] == 0xBB && bom[2] == 0xBF)) std::fseek(file_, 0, SEEK_SET);
     }
+}
+
+inline InStream::InStream(const InStream& base, std::string content) : content_(std::move(content)) {
+    name = "based on " + base.name;
+    mode = base.mode;
+    strict = base.strict;
+    stdfile = false;
+    // fmemopen rejects an empty buffer on older C libraries; /dev/null reads as the same empty stream.
+    file_ = content_.empty() ? std::fopen("/dev/null", "rb") : fmemopen(&content_[0], content_.size(), "rb");
+    if (file_ == nullptr) ibench_tl::quitImpl(_fail, "Can't open a stream over a string", nullptr);
+    opened = true;
 }
 
 inline void InStream::initStdin(TMode streamMode, bool strictMode) {
