@@ -127,7 +127,7 @@ def bench_cases(judge: Judge, task: Task, n: int) -> dict:
         # Interleaved so that load drift hits both sides alike.
         floor.append(floor_case(prog.binary, interactor, case.input_path, tout))
         t0 = time.perf_counter()
-        r = judge.interactive.run_case(task, case, prog.binary, interactor)
+        r = judge.interactive.run_case(task, case, prog, interactor)
         through.append((time.perf_counter() - t0) * 1000)
         if r.verdict.value != "OK":
             raise RuntimeError(f"judge run failed on case {case.name}: {r.verdict} {r.message}")

@@ -1,4 +1,7 @@
-"""`python -m ibench.judge TASK_DIR SOLUTION_FILE [--json] [--all-cases]`
+"""`python -m ibench.judge TASK_DIR SOLUTION_FILE [--json] [--all-cases] [--language L]`
+
+The language follows the solution's extension (.cpp/.cc/.cxx C++, .py Python 3); a file with no
+extension or .txt is taken as C++.
 
 Prints a per-case table and the final verdict (or one JSON object with --json). Exits 0 whenever
 judging ran, whatever the verdict; 2 with a clear message for bad input."""
@@ -11,6 +14,7 @@ import sys
 
 from pathlib import Path
 
+from .executors import EXECUTORS, executor_class, language_of
 from .judge import Judge
 from .results import SampleResult
 from .settings import JudgeSettings
@@ -64,6 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=int, default=None, help="run only the first N cases of each interactive pool")
     ap.add_argument("--isolation", choices=("auto", "root", "rlimit"), default=None)
     ap.add_argument("--testlib", default=None, help="path to an official testlib.h to use instead of ibench's")
+    ap.add_argument("--language", default=None, help=f"one of {', '.join(EXECUTORS)} (default: from the extension)")
     args = ap.parse_args(argv)
 
     from ..tasks.errors import TaskError
@@ -71,6 +76,16 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.solution.is_file():
         print(f"error: solution file not found: {args.solution}", file=sys.stderr)
+        return 2
+    language = args.language or language_of(args.solution)
+    if language is None and args.solution.suffix in ("", ".txt"):
+        language = "cpp"
+    try:
+        executor_class(language or args.solution.suffix)
+    except ValueError:
+        supported = ", ".join(f"{cls.language} ({' '.join(cls.extensions)})" for cls in EXECUTORS.values())
+        print(f"error: {args.solution}: no executor for {language or args.solution.suffix!r}; supported: {supported}",
+              file=sys.stderr)
         return 2
     try:
         task = load_task(args.task_dir)
@@ -80,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    result = Judge(_settings(args)).judge(task, args.solution.read_text(encoding="utf-8", errors="replace"))
+    source = args.solution.read_text(encoding="utf-8", errors="replace")
+    result = Judge(_settings(args)).judge(task, source, language=language)
     if args.json:
         print(json.dumps(result.to_dict(full=args.full)))
     else:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..tasks.model import Case, Task
 from .interactive import MESSAGE_LIMIT, case_limits
+from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
@@ -46,12 +47,13 @@ class BatchGrader:
         self.settings = settings
         self.sandbox = sandbox
 
-    def run_case(self, task: Task, case: Case, solver: Path, checker: Path | None) -> CaseResult:
-        lim = case_limits(task, self.settings)
+    def run_case(self, task: Task, case: Case, solver: Program, checker: Path | None) -> CaseResult:
+        lim = case_limits(task, self.settings, solver.time_factor)
+        exe, args = solver.command
         work = self.sandbox.private_dir()
         out, sstderr = work / "solver.out", work / "solver.stderr"
         r = self.sandbox.run(
-            RunRequest(solver=solver, stdin=case.input_path, stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb,
+            RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, stdin=case.input_path, stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb,
                        wall_ms=lim.wall_ms, wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
                        nproc=self.settings.max_processes,
                        fsize_kb=self.settings.output_limit_mb * 1024, hide=[str(task.root.parent), str(task.root)]),

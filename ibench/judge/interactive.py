@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..tasks.model import Case, Task
+from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
@@ -56,8 +57,8 @@ class Limits:
     wall_ms: int
 
 
-def case_limits(task: Task, settings: JudgeSettings) -> Limits:
-    cpu = task.cpu_time_limit_ms * task.language_factor
+def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -> Limits:
+    cpu = task.cpu_time_limit_ms * time_factor
     wall = max(settings.wall_factor * cpu, cpu + settings.wall_extra_s * 1000)
     return Limits(cpu, task.memory_limit_mb * 1024, int(wall))
 
@@ -67,14 +68,16 @@ class InteractiveGrader:
         self.settings = settings
         self.sandbox = sandbox
 
-    def run_case(self, task: Task, case: Case, solver: Path, interactor: Path) -> CaseResult:
-        lim = case_limits(task, self.settings)
+    def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
+        lim = case_limits(task, self.settings, solver.time_factor)
+        exe, args = solver.command
         work = self.sandbox.private_dir()
         tout, istderr, sstderr, transcript = (work / n for n in ("tout", "interactor.stderr", "solver.stderr", "transcript"))
         for f in (tout, transcript):
             f.unlink(missing_ok=True)
         req = RunRequest(
-            solver=solver, interactor=interactor, case=case.input_path,
+            solver=exe, solver_args=args, argv0=str(exe) if args else None,
+            interactor=interactor, case=case.input_path,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
             interactor_args=["/dev/fd/3", str(tout)],

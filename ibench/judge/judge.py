@@ -95,7 +95,7 @@ class Judge:
             chosen.append(c)
         return chosen
 
-    def _run_case(self, task: Task, case: Case, solver: Path) -> CaseResult:
+    def _run_case(self, task: Task, case: Case, solver: Program) -> CaseResult:
         if task.is_interactive:
             mode = case.interactor or ("adaptive" if int(case.name) > 100 else "non_adaptive")
             return self.interactive.run_case(task, case, solver, self.compile_tool(task, task.interactors[mode]))
@@ -112,12 +112,12 @@ class Judge:
                                 if prog.info.message.strip() else "compile error")
         selected = list(cases) if cases is not None else self.select_cases(task)
         try:
-            results = self._run_cases(task, selected, prog.binary)
+            results = self._run_cases(task, selected, prog)
         except ToolError as e:
             return SampleResult(Verdict.SE, [], prog.info, self.sandbox.label, warnings=warnings, message=str(e))
         return self._combine(task, selected, results, prog.info, warnings)
 
-    def _run_cases(self, task: Task, selected: list[Case], solver: Path) -> dict[str, CaseResult]:
+    def _run_cases(self, task: Task, selected: list[Case], solver: Program) -> dict[str, CaseResult]:
         """Run cases in order. By default a sample stops at its first failing case; with
         subtasks only the rest of the failing subtask is skipped, so stopping early never
         changes a score (SPEC §2)."""

@@ -15,6 +15,7 @@ class JudgeSettings:
     fast_linker: bool = True  # link with gold where installed (only the link step is faster)
     cache_dir: str | None = None  # default: $IBENCH_CACHE or ~/.cache/ibench
     testlib_header: str | None = None  # path to an official testlib.h; None = ibench's own
+    python: str = "/usr/bin/python3"  # interpreter for Python solutions (readable by the sandbox user)
 
     # Execution
     all_cases: bool = False  # False: stop a sample at its first failing case (scores unaffected)

@@ -86,7 +86,6 @@ class Task:
     grader_files: tuple[Path, ...] = ()  # grader tasks: sources linked with the solution
     subtasks: tuple[Subtask, ...] = ()
     solutions: tuple[KnownSolution, ...] = ()
-    language_factor: float = 1.0
     meta: dict = field(default_factory=dict)  # the raw task card, for fields not modelled here
 
     @property

@@ -269,3 +269,17 @@ def _judge_in_child(task):
 
     j = _INHERITED
     return j.judge(task, make_solver()).verdict.value, j.sandbox.slot().index
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="hiding task files from the solver needs the root sandbox")
+def test_task_loaded_by_relative_path_is_still_hidden(judge, guess_task, monkeypatch):
+    """The solver's mounts are made after it enters its scratch dir: a task folder given by a
+    relative path must still be hidden (it once was not, and a reader passed)."""
+    from ibench.tasks.load import load_task
+
+    monkeypatch.chdir(guess_task.root.parent)
+    task = load_task(Path(guess_task.root.name))
+    assert not task.root.is_absolute()
+    src = reader('{"' + str(guess_task.cases[0].input_path.resolve()) + '"}')
+    r = judge.judge(task, src, cases=[task.cases[0]])
+    assert r.verdict is Verdict.WA, r.message

@@ -62,6 +62,13 @@ static int gen_main(int argc, char* argv[]) {
         string name = opt<string>("name", string("anon"));
         bool flag = opt<bool>("flag");
         cout << n << " " << name << " " << flag << "\n";
+    } else if (c == "newer") {
+        // names from newer testlib samples: pattern_t, check_unused_opt(), startTest()
+        pattern_t p("[a-c]{2}");
+        cout << p.matches("ab") << p.matches("abc") << "\n";
+        int n = opt<int>("n", 1);
+        check_unused_opt();
+        for (int t = 1; t <= 2; t++) { startTest(t); println(t * n); }
     } else if (c == "opts_plain") {
         cout << opt<long long>("n") << " " << opt<int>(1) << "\n";
     } else if (c == "opts_types") {
@@ -145,6 +152,7 @@ static int chk_main(int argc, char* argv[]) {
         if (what == "seek") { ouf.readInt(); bool a = ouf.seekEoln(); int b = ouf.readInt(); bool e = ouf.seekEof(); quitf(_ok, "%d %d %d", a, b, e); }
         if (what == "based") { string t = ouf.readToken(); InStream sub(ouf, t); int x = sub.readInt(1, 99, "x");
                                sub.readEof(); quitf(_ok, "%d %d", x, (int)ouf.seekEof()); }
+        if (what == "blanks") { ouf.maxBlankCount = 3; int x = ouf.readInt(); quitf(_ok, "%d", x); }
         if (what == "basedempty") { InStream sub(ouf, ""); quitf(_ok, "%d", (int)sub.seekEof()); }
         quitf(_fail, "unknown read %s", what.c_str());
     }
@@ -599,6 +607,9 @@ def test_checker_result_file(chk):
     ("based 100", 1, "wrong answer Integer parameter [name=x] equals to 100, violates the range [1, 99]"),
     ("based ab", 2, 'wrong output format Expected integer, but "ab" found'),
     ("basedempty", 0, "ok 1"),
+    # maxBlankCount bounds the blanks before a token (an interactor's guard against a flood).
+    ("blanks   5", 0, "ok 5"),
+    ("blanks \n \n5", 2, "wrong output format Too many white-space characters: more than 3 in a row"),
 ])
 def test_instream_reads(chk, out, rc, message):
     p = chk("reads", out)
@@ -680,6 +691,15 @@ def test_opts(bins, case, args, rc, stdout, stderr):
         assert p.stderr.decode() == stderr
     else:
         assert p.stderr.decode().startswith("FAIL Opts:")
+
+
+def test_newer_testlib_names(bins, tmp_path):
+    p = run(bins.multi, ["gen", "-n", "21"], case="newer", cwd=tmp_path)
+    assert (p.returncode, p.stdout.decode(), p.stderr.decode()) == (0, "10\n", "")
+    assert [(tmp_path / n).read_text() for n in ("1", "2")] == ["21\n", "42\n"]
+    (tmp_path / "sub").mkdir()
+    p = run(bins.multi, ["gen", "-n", "2", "-x", "3"], case="newer", cwd=tmp_path / "sub")
+    assert (p.returncode, p.stderr.decode()) == (3, "FAIL Opts: unused key 'x'\n")
 
 
 def test_helpers(bins):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .base import CompileCache, Executor, Program
 from .cpp import CppExecutor
+from .python import PythonExecutor
 
-EXECUTORS: dict[str, type] = {"cpp": CppExecutor}
-ALIASES = {"c++": "cpp", "cxx": "cpp", "cc": "cpp", "c++17": "cpp"}
+EXECUTORS: dict[str, type] = {"cpp": CppExecutor, "python": PythonExecutor}
+ALIASES = {"c++": "cpp", "cxx": "cpp", "cc": "cpp", "c++17": "cpp", "py": "python", "python3": "python"}
 
 
 def executor_class(language: str) -> type:
@@ -16,4 +17,11 @@ def executor_class(language: str) -> type:
     return EXECUTORS[key]
 
 
-__all__ = ["CompileCache", "CppExecutor", "Executor", "Program", "executor_class", "EXECUTORS"]
+def language_of(path) -> str | None:
+    """The executor language for a source file's extension (None if no executor takes it)."""
+    suffix = str(path)[str(path).rfind("."):] if "." in str(path) else ""
+    return next((cls.language for cls in EXECUTORS.values() if suffix in cls.extensions), None)
+
+
+__all__ = ["CompileCache", "CppExecutor", "Executor", "Program", "PythonExecutor", "executor_class",
+           "language_of", "EXECUTORS"]

@@ -14,15 +14,28 @@ from ..results import CompileInfo
 
 @dataclass(frozen=True)
 class Program:
-    """A runnable program: the binary (None when compilation failed) and how it was built."""
+    """A runnable program: the binary (None when compilation failed) and how it was built.
+    For an interpreted language ``binary`` is the staged script and ``interpreter`` the
+    command that runs it."""
 
     binary: Path | None
     info: CompileInfo
+    interpreter: tuple[str, ...] = ()  # executable and its flags, before the script
+    time_factor: float = 1.0  # the language's CPU-time factor (SPEC §4)
+
+    @property
+    def command(self) -> tuple[Path, list[str]]:
+        """What the sandbox executes: the file, and the arguments after argv[0]."""
+        assert self.binary is not None, "a program that did not build cannot run"
+        if not self.interpreter:
+            return self.binary, []
+        return Path(self.interpreter[0]), [*self.interpreter[1:], str(self.binary)]
 
 
 class Executor(Protocol):
     language: str
     extensions: tuple[str, ...]
+    time_factor: float  # CPU-time limit multiplier (SPEC §4: C++ and Go 1, Python and Java 2)
 
     def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
         """Compile model-written code inside the sandbox (it may try to #include hidden files)."""

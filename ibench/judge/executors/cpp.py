@@ -44,6 +44,7 @@ def _stdcpp_header(compiler: str, flags: list[str]) -> Path | None:
 class CppExecutor:
     language = "cpp"
     extensions = (".cpp", ".cc", ".cxx")
+    time_factor = 1.0
 
     def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
         self.settings = settings

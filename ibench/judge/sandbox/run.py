@@ -209,11 +209,13 @@ class Sandbox:
 
     def run(self, req: RunRequest, solver_stderr: Path | None = None,
             interactor_stderr: Path | None = None, keep_scratch: bool = False) -> RunReport:
-        """Run one execution; the scratch dir is emptied first unless the caller filled it."""
+        """Run one execution; the scratch dir is emptied first unless the caller filled it.
+        Every path is made absolute: the slot's supervisor server keeps the working directory
+        it was started in, which need not be this process's any more."""
         slot = self.slot()
         iso = self.isolation
         scratch = slot.scratch if keep_scratch else self.scratch_dir()
-        args = [str(self.supervisor), "--solver", str(req.solver), "--solver-dir", str(scratch),
+        args = [str(self.supervisor), "--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
                 "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
                 "--interactor-cpu-ms", str(req.interactor_cpu_ms)]
@@ -224,22 +226,22 @@ class Sandbox:
         for e in req.solver_env:
             args += ["--senv", e]
         if solver_stderr is not None:
-            args += ["--stderr", str(solver_stderr)]
+            args += ["--stderr", _abs(solver_stderr)]
         if req.interactor is not None:
-            args += ["--interactor", str(req.interactor), "--interactor-dir", str(slot.work)]
+            args += ["--interactor", _abs(req.interactor), "--interactor-dir", _abs(slot.work)]
             if req.case is not None:
-                args += ["--case", str(req.case)]
+                args += ["--case", _abs(req.case)]
             for a in req.interactor_args:
                 args += ["--iarg", a]
             for e in req.interactor_env:
                 args += ["--ienv", e]
             if interactor_stderr is not None:
-                args += ["--interactor-stderr", str(interactor_stderr)]
+                args += ["--interactor-stderr", _abs(interactor_stderr)]
         else:
             if req.stdin is not None:
-                args += ["--stdin", str(req.stdin)]
+                args += ["--stdin", _abs(req.stdin)]
             if req.stdout is not None:
-                args += ["--stdout", str(req.stdout)]
+                args += ["--stdout", _abs(req.stdout)]
         if iso.mode == "root":
             args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
             for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
@@ -248,7 +250,9 @@ class Sandbox:
                     args += [name, val]
             if iso.mountns:
                 args.append("--mountns")
-                for h in [*self.hidden_paths, *req.hide]:
+                # Resolved here: the solver's mounts are made after it changed into its scratch
+                # dir, where a relative path would name nothing and hide nothing.
+                for h in dict.fromkeys(os.path.realpath(p) for p in [*self.hidden_paths, *req.hide]):
                     args += ["--hide", h]
         if iso.cgroup == "none":
             # Without a memory cgroup the address-space rlimit is the only hard memory cap.
@@ -294,6 +298,10 @@ class Sandbox:
             except (OSError, subprocess.TimeoutExpired):
                 pass
             self._server = None
+
+
+def _abs(path: str | Path) -> str:
+    return os.path.abspath(path)
 
 
 def default_cache_dir(configured: str | None = None) -> Path:

@@ -209,6 +209,8 @@ static void hide_paths(int errfd) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) child_fail(errfd, "mount private");
     for (int i = 0; i < opt.n_hide; i++) {
         struct stat st;
+        /* Relative to the solver's scratch dir a path would hide the wrong thing, or nothing. */
+        if (opt.hide[i][0] != '/') child_fail(errfd, "hide path is not absolute");
         if (stat(opt.hide[i], &st) < 0) continue;
         int rc;
         if (S_ISDIR(st.st_mode))

@@ -697,6 +697,10 @@ inline void disableFinalizeGuard() { ibench_tl::g.guardEnabled = false; }
  * Patterns: testlib's small regex dialect ([a-z], {n,m}, ?, *, +, |, (...), \escapes).
  * Matching is greedy per atom (no backtracking), as in testlib.
  * ---------------------------------------------------------------------------------------- */
+class pattern;
+/* The name newer testlib samples use. */
+typedef pattern pattern_t;
+
 class pattern {
 public:
     pattern() = default;
@@ -1254,6 +1258,9 @@ public:
     bool stdfile = false;
     bool strict = false;
     int readManyIteration = NO_INDEX;
+    /* Most blanks a token may be preceded by (negative: no bound). An interactor sets it so that
+     * a participant streaming whitespace is stopped with PE instead of being read forever. */
+    int maxBlankCount = -1;
 
     InStream() = default;
     InStream(const InStream&) = delete;
@@ -1299,7 +1306,12 @@ public:
     }
     void skipBlanks() {
         if (!opened) return;
-        while (ibench_tl::isBlank(peekc())) getcx();
+        long long blanks = 0;
+        while (ibench_tl::isBlank(peekc())) {
+            getcx();
+            if (maxBlankCount >= 0 && ++blanks > maxBlankCount)
+                quit(_pe, "Too many white-space characters: more than " + vtos(maxBlankCount) + " in a row");
+        }
     }
 
     /* Positions */
@@ -2428,6 +2440,16 @@ inline bool has_opt(const std::string& key) {
 }
 
 inline void suppressEnsureNoUnusedOpts() { ibench_tl::opts.suppressed = true; }
+/* Checks now, rather than at exit, that every option given on the command line was read. */
+inline void check_unused_opt() { ibench_tl::ensureNoUnusedOpts(); }
+
+/* Multi-test generators: from here on stdout goes to the file named by the test's number. */
+inline void startTest(int test) {
+    const std::string name = vtos(test);
+    std::fflush(stdout);
+    if (std::freopen(name.c_str(), "wt", stdout) == nullptr)
+        ibench_tl::quitImpl(_fail, "Unable to write file '" + name + "'", nullptr);
+}
 
 template <typename T> T opt(const std::string& key) {
     ibench_tl::requireOpts();
