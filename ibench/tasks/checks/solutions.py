@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ibench.judge.executors import EXECUTORS
 from ibench.judge.verdict import Verdict, parse_verdict
 
 from ..model import KnownSolution, TaskKind
 from .common import Collector, choices, is_number, json_type, read_json
 
-# Source files the judge can run as a known solution, by extension.
-SOLUTION_LANGUAGES: dict[str, str] = {".cpp": "cpp", ".cc": "cpp", ".py": "python", ".java": "java", ".go": "go"}
+# Source files the judge can run as a known solution, by extension: exactly the executors'.
+SOLUTION_LANGUAGES: dict[str, str] = {ext: cls.language for cls in EXECUTORS.values() for ext in cls.extensions}
 
 
 def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collector) -> tuple[KnownSolution, ...]:
