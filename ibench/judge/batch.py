@@ -3,6 +3,7 @@ checker (`checker <in> <out> <ans>`), which may award points."""
 
 from __future__ import annotations
 
+import resource
 import subprocess
 from pathlib import Path
 
@@ -30,11 +31,19 @@ def compare_tokens(output: Path, answer: Path) -> Decision:
     return Decision(Verdict.OK, "ok", 1.0)
 
 
-def run_checker(checker: Path, case: Case, output: Path) -> tuple[Decision, str]:
+def _address_space_cap(memory_mb: int):
+    """A preexec hook capping a trusted program's address space (None when uncapped)."""
+    if memory_mb <= 0:
+        return None
+    limit = memory_mb * 1024 * 1024
+    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def run_checker(checker: Path, case: Case, output: Path, memory_mb: int = 0) -> tuple[Decision, str]:
     assert case.answer_path is not None
     try:
         r = subprocess.run([str(checker), str(case.input_path), str(output), str(case.answer_path)],
-                           capture_output=True, timeout=CHECKER_TIMEOUT_S)
+                           capture_output=True, timeout=CHECKER_TIMEOUT_S, preexec_fn=_address_space_cap(memory_mb))
     except subprocess.TimeoutExpired:
         return decide_checker(None, "", timed_out=True), ""
     msg = r.stderr[-MESSAGE_LIMIT:].decode("utf-8", "replace")
@@ -65,7 +74,7 @@ class BatchGrader:
             if case.answer_path is None:
                 d = Decision(Verdict.SE, f"test {case.name} has no expected output")
             elif checker is not None:
-                d, checker_exit = run_checker(checker, case, out)
+                d, checker_exit = run_checker(checker, case, out, self.settings.interactor_memory_mb)
             else:
                 d = compare_tokens(out, case.answer_path)
         score = d.score if d.score is not None else (1.0 if d.verdict is Verdict.OK else 0.0)

@@ -86,6 +86,7 @@ class InteractiveGrader:
             wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
             nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
             interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
+            interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             hide=[str(task.root.parent), str(task.root)],
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)

@@ -27,6 +27,7 @@ class JudgeSettings:
     output_limit_mb: int = 64  # solver stdout (batch) and any file it writes
     tail_bytes: int = 2048  # transcript / stderr tails kept per case
     interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
+    interactor_memory_mb: int = 4096  # address-space cap of interactors and checkers (0: none); hitting it is SE
     pin_cpu: bool = True  # run each judge slot's cases on one CPU (slot index modulo the allowed CPUs)
     isolation: str = "auto"  # auto | root | rlimit  (auto picks the strongest the host offers)
     hidden_paths: list[str] = field(default_factory=list)  # extra paths the solver must not see

@@ -186,14 +186,15 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
     it = r.interactor
     assert it is not None
     msg = interactor_message.strip()
-    if it.killed == "none":
+    partial = it.killed == "none" and it.signal is None and is_partial(msg)  # `_pc(k)` exits k
+    if it.killed == "none" and not partial:
         if it.signal is not None:
             return Decision(Verdict.SE, f"interactor crashed ({it.status_text}): {msg}")
         if it.exit_code == 3:
             return Decision(Verdict.SE, f"interactor FAIL: {msg}")
         if it.exit_code not in TESTLIB_EXIT:
             return Decision(Verdict.SE, f"interactor exited with unexpected code {it.exit_code}: {msg}")
-    inter_v = TESTLIB_EXIT.get(it.exit_code) if it.killed == "none" else None
+    inter_v = (Verdict.WA if partial else TESTLIB_EXIT.get(it.exit_code)) if it.killed == "none" else None
     if solver_eof is not None:
         eof_caused = solver_eof
     else:
@@ -224,8 +225,9 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
         return Decision(Verdict.QLE, f"{queries} queries > budget {query_limit}" + (f" (interactor: {msg})" if msg else ""))
     if inter_v is Verdict.WA:
         return Decision(Verdict.WA, msg)
-    score = parse_points(msg) if it.exit_code == 7 else None
-    return Decision(Verdict.OK, msg, score)
+    if it.exit_code == 7:
+        return _points_decision("interactor", msg)
+    return Decision(Verdict.OK, msg)
 
 
 def decide_batch_run(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float) -> Decision | None:
@@ -248,17 +250,31 @@ def decide_checker(exit_code: int | None, message: str, timed_out: bool = False)
         return Decision(Verdict.SE, "checker timed out")
     if exit_code is None or exit_code < 0:
         return Decision(Verdict.SE, f"checker crashed: {msg}")
+    if is_partial(msg):
+        return Decision(Verdict.WA, msg, 0.0)
     if exit_code == 3:
         return Decision(Verdict.SE, f"checker FAIL: {msg}")
     if exit_code == 7:
-        p = parse_points(msg)
-        if p is None:
-            return Decision(Verdict.SE, f"checker gave points without a value: {msg}")
-        return Decision(Verdict.OK if p >= 1.0 else Verdict.WA, msg, p)
+        return _points_decision("checker", msg)
     if exit_code not in TESTLIB_EXIT:
         return Decision(Verdict.SE, f"checker exited with unexpected code {exit_code}: {msg}")
     v = TESTLIB_EXIT[exit_code]
     return Decision(v, msg, 1.0 if v is Verdict.OK else 0.0)
+
+
+def is_partial(message: str) -> bool:
+    """testlib's `_pc(k)` verdict: its exit code is k itself (0 for `_pc(0)`), so only the
+    message tells it from OK, WA or PE."""
+    return message.startswith("partially correct")
+
+
+def _points_decision(who: str, msg: str) -> Decision:
+    """Points (`quitp`, exit 7): a score, and never Accepted unless it is the full score —
+    pass@k counts only complete solutions."""
+    p = parse_points(msg)
+    if p is None:
+        return Decision(Verdict.SE, f"{who} gave points without a value: {msg}")
+    return Decision(Verdict.OK if p >= 1.0 else Verdict.WA, msg, p)
 
 
 def parse_points(message: str) -> float | None:

@@ -283,3 +283,22 @@ def test_task_loaded_by_relative_path_is_still_hidden(judge, guess_task, monkeyp
     src = reader('{"' + str(guess_task.cases[0].input_path.resolve()) + '"}')
     r = judge.judge(task, src, cases=[task.cases[0]])
     assert r.verdict is Verdict.WA, r.message
+
+
+def test_runaway_interactor_memory_is_a_judge_error(tmp_path):
+    """The interactor is trusted task code, but one that allocates without bound is stopped by
+    judge.interactor_memory_mb and reported as SE, never charged to the model."""
+    from judge_fixtures import INTERACTOR, build_guess_task
+
+    from ibench.tasks.load import load_task
+
+    root = build_guess_task(tmp_path)
+    hungry = INTERACTOR.replace("int x = inf.readInt();",
+                                "int x = inf.readInt(); std::vector<char> big(size_t(512) << 20, 1);"
+                                " if (big[12345] != 1) return 5;")
+    assert hungry != INTERACTOR
+    (root / "interactor" / "non_adaptive.cpp").write_text(hungry)
+    task = load_task(root)
+    r = Judge(JudgeSettings(interactor_memory_mb=256)).judge(task, solver(), cases=[task.cases[0]])
+    assert r.verdict is Verdict.SE, r.message
+    assert r.cases[0].verdict is Verdict.SE and "interactor" in r.cases[0].message

@@ -157,6 +157,30 @@ def test_checker_codes():
     assert decide_checker(7, "points 1 full").verdict is Verdict.OK
     assert decide_checker(7, "points").verdict is Verdict.SE
     assert parse_points("points 2.0") == 1.0
+    # `_pc(k)` exits with k itself (0 for _pc(0), 3 for _pc(3)): partial is never OK, PE or SE.
+    for code in (0, 1, 2, 3, 50):
+        d = decide_checker(code, f"partially correct ({code}) half the pairs")
+        assert (d.verdict, d.score) == (Verdict.WA, 0.0), code
+
+
+def test_interactor_points_and_partial_credit():
+    """Exit 7 (quitp) is Accepted only at the full score; `_pc(k)` is never Accepted."""
+    def run(code: int, msg: str, solver: ProcReport | None = None):
+        return decide_interactive(report(solver or ok_exit(), ProcReport(exit_code=code)), interactor_message=msg,
+                                  queries=3, query_limit=10, **LIMITS)
+    d = run(7, "points 0.4 Ratio: 0.4")
+    assert (d.verdict, d.score) == (Verdict.WA, 0.4)
+    d = run(7, "points 1 Ratio: 1")
+    assert (d.verdict, d.score) == (Verdict.OK, 1.0)
+    assert run(7, "points").verdict is Verdict.SE
+    for code in (0, 1, 2, 3, 16):
+        assert run(code, f"partially correct ({code}) 3 of 5").verdict is Verdict.WA, code
+    # A partial verdict is the interactor's own rejection: a crash or spin after it does not change it.
+    assert run(2, "partially correct (2) x", ProcReport(signal=11, cpu_us=1000)).verdict is Verdict.WA
+    # Over the budget it is QLE, as for WA.
+    d = decide_interactive(report(ok_exit(), ProcReport(exit_code=7)), interactor_message="points 0.5",
+                           queries=11, query_limit=10, **LIMITS)
+    assert d.verdict is Verdict.QLE
 
 
 def test_sample_label_is_most_severe_not_first():

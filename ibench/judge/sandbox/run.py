@@ -60,6 +60,7 @@ class RunRequest:
     nproc: int = 16
     fsize_kb: int = 65536
     interactor_cpu_ms: int = 20000
+    interactor_as_kb: int = 0  # the interactor's address-space cap; 0: none
     hide: list[str] = field(default_factory=list)
     address_space_kb: int | None = None  # only where no cgroup limits memory
 
@@ -218,7 +219,7 @@ class Sandbox:
         args = [str(self.supervisor), "--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
                 "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
-                "--interactor-cpu-ms", str(req.interactor_cpu_ms)]
+                "--interactor-cpu-ms", str(req.interactor_cpu_ms), "--interactor-as-kb", str(req.interactor_as_kb)]
         if req.argv0:
             args += ["--argv0", req.argv0]
         for a in req.solver_args:

@@ -71,7 +71,7 @@ struct options {
     int n_solver_args;
     const char *solver_env[MAX_LIST];
     int n_solver_env;
-    long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, as_kb;
+    long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, inter_as_kb, as_kb;
     long uid, gid;
     long wall_hard_ms;
     int mountns;
@@ -319,6 +319,8 @@ static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, in
     rlim_t cpu_s = (rlim_t)((opt.inter_cpu_ms + 999) / 1000);
     set_limit(RLIMIT_CPU, cpu_s, cpu_s + 1);
     set_limit(RLIMIT_CORE, 0, 0);
+    /* Trusted task code, but a runaway one must not take the node down with it. */
+    if (opt.inter_as_kb > 0) set_limit(RLIMIT_AS, (rlim_t)opt.inter_as_kb * 1024, (rlim_t)opt.inter_as_kb * 1024);
     if (opt.inter_dir && chdir(opt.inter_dir) < 0) child_fail(errpipe, "chdir interactor dir");
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 
@@ -543,6 +545,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--nproc")) opt.nproc = atol(v);
         else if (ARG("--fsize-kb")) opt.fsize_kb = atol(v);
         else if (ARG("--interactor-cpu-ms")) opt.inter_cpu_ms = atol(v);
+        else if (ARG("--interactor-as-kb")) opt.inter_as_kb = atol(v);
         else if (ARG("--uid")) opt.uid = atol(v);
         else if (ARG("--gid")) opt.gid = atol(v);
         else if (ARG("--cg-mem")) opt.cg_mem = v;
