@@ -302,3 +302,39 @@ def test_runaway_interactor_memory_is_a_judge_error(tmp_path):
     r = Judge(JudgeSettings(interactor_memory_mb=256)).judge(task, solver(), cases=[task.cases[0]])
     assert r.verdict is Verdict.SE, r.message
     assert r.cases[0].verdict is Verdict.SE and "interactor" in r.cases[0].message
+
+
+def test_crash_is_re_when_the_interactor_reads_a_detached_cin(tmp_path):
+    """An interactor reading the solver through std::cin with sync_with_stdio(false) rejects at
+    the solver's EOF; the crash that caused the EOF is still RE (SPEC §4), not the rejection."""
+    from judge_fixtures import build_guess_task
+
+    from ibench.tasks.load import load_task
+
+    root = build_guess_task(tmp_path)
+    (root / "interactor" / "non_adaptive.cpp").write_text(r"""
+#include "testlib.h"
+#include <iostream>
+int main(int argc, char** argv) {
+    registerInteraction(argc, argv);
+    std::ios::sync_with_stdio(false);
+    int x = inf.readInt(), q = 0;
+    tout << "queries=0\nquery_limit=10" << std::endl;
+    std::string op; int v;
+    while (std::cin >> op >> v) {
+        if (op == "!") quitf(v == x ? _ok : _wa, "answer %d", v);
+        tout << "queries=" << ++q << std::endl;
+        std::cout << (v < x ? "<" : v > x ? ">" : "=") << std::endl;
+    }
+    quitf(_wa, "the solver stopped before answering");
+}
+""")
+    task = load_task(root)
+    judge = Judge(JudgeSettings())
+    crash = ('#include <bits/stdc++.h>\nint main(){std::cout << "? 5" << std::endl; std::string r; std::cin >> r;'
+             ' volatile int* p = nullptr; *p = 1;}')
+    r = judge.judge(task, crash, cases=[task.cases[0]])
+    assert r.verdict is Verdict.RE, r.message
+    assert judge.judge(task, solver(), cases=[task.cases[0]]).verdict is Verdict.OK
+    quits = '#include <bits/stdc++.h>\nint main(){std::cout << "? 5" << std::endl;}'
+    assert judge.judge(task, quits, cases=[task.cases[0]]).verdict is Verdict.WA

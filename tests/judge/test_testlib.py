@@ -836,6 +836,19 @@ def test_interactor_solver_errors(bins, tmp_path, solver, rc, message, to_judge)
     assert text.startswith(transcript(to_judge, ""))
 
 
+@pytest.mark.parametrize("case", ["guess", "cin", "sync"])
+@pytest.mark.parametrize("solver,eof", [
+    ("import sys\nsys.stdin.readline(); print('? 5', flush=True)\n", 1),  # output ends mid-dialogue
+    ("import sys\nsys.stdin.readline(); print('! 99', flush=True); sys.stdin.readline()\n", 0),  # wrong, still talking
+])
+def test_interactor_reports_solver_eof_however_it_reads(bins, tmp_path, case, solver, eof):
+    """ouf, scanf and a detached std::cin (sync_with_stdio(false)) all tell the judge whether the
+    solver's output had ended when the interactor gave its verdict (a crash then is RE)."""
+    rc, _ = interact(bins, tmp_path, case, solver)
+    assert rc in (1, 2)
+    assert (tmp_path / "tout.txt").read_text().splitlines()[-1] == f"ibench_solver_eof={eof}"
+
+
 def test_interactor_inf_error_is_fail(bins, tmp_path):
     rc, err = interact(bins, tmp_path, "guess", "pass\n", case_in="0 1\n",
                        env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})

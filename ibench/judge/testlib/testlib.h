@@ -2060,7 +2060,10 @@ inline void finalizeIO() {
     // ibench: tell the judge whether the solver's output had ended (EOF seen) before this
     // verdict. A rejection that follows the solver's end was caused by it (a crash becomes
     // RE); one given while the solver was still talking stands, whatever the solver does next.
-    if (testlibMode == _interactor && tout.is_open()) tout << "\nibench_solver_eof=" << (std::feof(stdin) ? 1 : 0) << "\n";
+    // An interactor may read the solver through ouf or scanf (stdio's EOF flag) or through
+    // std::cin, whose own flag is the only witness once sync_with_stdio(false) detached it.
+    if (testlibMode == _interactor && tout.is_open())
+        tout << "\nibench_solver_eof=" << (std::feof(stdin) || std::cin.eof() ? 1 : 0) << "\n";
     if (tout.is_open()) tout.close();
 }
 
