@@ -137,6 +137,12 @@ def load_tasks(
             warnings.extend(report.warnings)
         if report.task is not None:
             tasks.append(report.task)
+    seen: dict[str, Path] = {}
+    for t in tasks:
+        if t.problem_id in seen:
+            problems.append(Problem(t.root / "meta.json", "problem_id",
+                                    f"{t.problem_id!r} is also the id of {seen[t.problem_id]}; expected unique task ids"))
+        seen.setdefault(t.problem_id, t.root)
     if problems:
         raise TaskError(problems)
     if diff_filter is not None:

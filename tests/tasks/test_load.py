@@ -178,9 +178,21 @@ def test_bad_and_missing_interactor_mode(tmp_path):
     assert p.field == "interactor_mode" and "missing" in p.message
 
 
-def test_problem_id_mismatch(tmp_path):
-    p = only_problem(make_interactive(tmp_path / "folder", meta={"problem_id": "other"}))
-    assert p.field == "problem_id" and "'other'" in p.message and "'folder'" in p.message
+def test_problem_id_differing_from_folder_is_a_warning(tmp_path):
+    """A task copied under another folder name still judges, keyed by its own id; two folders
+    with one id in a folder of tasks are an error."""
+    root = make_interactive(tmp_path / "tasks" / "folder", meta={"problem_id": "other"})
+    report = inspect_task(root)
+    assert report.problems == [] and report.task.problem_id == "other"
+    [w] = [w for w in report.warnings if w.field == "problem_id"]
+    assert "'other'" in w.message and "'folder'" in w.message
+    make_interactive(tmp_path / "tasks" / "other")
+    with pytest.raises(TaskError) as e:
+        load_tasks(tmp_path / "tasks")
+    [p] = e.value.problems
+    assert p.field == "problem_id" and "unique" in p.message and "folder" in p.message + str(p.file)
+    numeric = make_interactive(tmp_path / "123", meta={"problem_id": 123})
+    assert load_task(numeric).problem_id == "123"
 
 
 def test_missing_categories_and_conflicting_keys(tmp_path):

@@ -50,12 +50,17 @@ def check_meta(root: Path, c: Collector) -> Meta:
 
     # problem_id: the published release leaves it to the folder name (SPEC §2).
     pid = raw.get("problem_id")
+    if isinstance(pid, int) and not isinstance(pid, bool):
+        pid = str(pid)  # numeric ids, as some releases write them
     if pid is not None:
         if not isinstance(pid, str) or not pid.strip():
             c.error(path, "problem_id", f"{pid!r} is not a non-empty string; expected the task id (the folder name)")
-        elif pid != root.name:
-            c.error(path, "problem_id", f"{pid!r} does not match the folder name {root.name!r}; expected them to be equal")
         else:
+            if pid != root.name:
+                # Judging one task copied under another name must still work; two folders
+                # claiming one id are caught when a folder of tasks is loaded.
+                c.warn(path, "problem_id", f"{pid!r} differs from the folder name {root.name!r}; "
+                                           f"results are keyed by {pid!r}")
             meta.problem_id = pid
 
     kind_raw = raw.get("kind", TaskKind.INTERACTIVE.value)
