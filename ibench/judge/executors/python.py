@@ -24,7 +24,7 @@ _SYNTAX_CHECK = "import sys; compile(open(sys.argv[1], 'rb').read(), 'solution.p
 def find_interpreter(configured: str) -> Path:
     """The interpreter the sandboxed solver runs. It must be readable by the sandbox's own user,
     so a system Python is preferred to one under a home directory (pyenv, conda)."""
-    for candidate in (configured, "/usr/bin/python3", "/usr/local/bin/python3"):
+    for candidate in (configured, "/usr/bin/python3", "/usr/local/bin/python3", "python3"):
         path = shutil.which(candidate) if "/" not in candidate else candidate
         if path and os.access(path, os.X_OK):
             return Path(os.path.realpath(path))
