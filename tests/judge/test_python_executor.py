@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from ibench.judge.executors import language_of
 
 SEARCH = """
 import sys
+import time
 lo, hi = 1, 1000
 while lo < hi:
     m = (lo + hi) // 2
@@ -99,3 +101,16 @@ def test_cli_judges_python_and_rejects_unknown_language(guess_task, tmp_path):
     p = subprocess.run([sys.executable, "-m", "ibench.judge", str(guess_task.root), str(java)],
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and "Sol.java" in p.stderr and "python (.py)" in p.stderr, p.stderr
+
+
+def test_staged_scripts_untouched_for_a_day_are_removed(tmp_path):
+    from ibench.judge.executors.python import STAGED_SCRIPT_TTL_S, _forget_old_scripts
+
+    old, fresh, other = tmp_path / "old.py", tmp_path / "fresh.py", tmp_path / "notes.txt"
+    for p in (old, fresh, other):
+        p.write_text("x")
+    stale = time.time() - STAGED_SCRIPT_TTL_S - 60
+    os.utime(old, (stale, stale))
+    os.utime(other, (stale, stale))
+    _forget_old_scripts(tmp_path)
+    assert not old.exists() and fresh.exists() and other.exists()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from .base import CompileCache, Executor, Program
 from .cpp import CppExecutor
 from .python import PythonExecutor
@@ -17,9 +19,9 @@ def executor_class(language: str) -> type:
     return EXECUTORS[key]
 
 
-def language_of(path) -> str | None:
+def language_of(path: str | Path) -> str | None:
     """The executor language for a source file's extension (None if no executor takes it)."""
-    suffix = str(path)[str(path).rfind("."):] if "." in str(path) else ""
+    suffix = Path(path).suffix
     return next((cls.language for cls in EXECUTORS.values() if suffix in cls.extensions), None)
 
 

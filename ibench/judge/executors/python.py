@@ -32,6 +32,23 @@ def find_interpreter(configured: str) -> Path:
                        "install python3 or set judge.python")
 
 
+STAGED_SCRIPT_TTL_S = 24 * 3600
+
+
+def _forget_old_scripts(d: Path) -> None:
+    """The staging dir sits in /run (memory): scripts untouched for a day are removed. A script
+    is touched each time a sample uses it, so none disappears while its cases run."""
+    if not d.is_dir():
+        return
+    cutoff = time.time() - STAGED_SCRIPT_TTL_S
+    for entry in os.scandir(d):
+        try:
+            if entry.name.endswith(".py") and entry.stat().st_mtime < cutoff:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+
+
 class PythonExecutor:
     language = "python"
     extensions = (".py",)
@@ -43,6 +60,7 @@ class PythonExecutor:
         self.sandbox = sandbox
         self.interpreter = find_interpreter(settings.python)
         self.identity = f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
+        _forget_old_scripts(runtime_dir() / "scripts")
 
     def _program(self, script: Path | None, info: CompileInfo) -> Program:
         return Program(script, info, (str(self.interpreter), *FLAGS), self.time_factor)
@@ -54,7 +72,9 @@ class PythonExecutor:
         d.mkdir(mode=0o711, exist_ok=True)
         os.chmod(d, 0o711)
         path = d / f"{key}.py"
-        if not path.exists():
+        if path.exists():
+            os.utime(path)  # in use: keeps it from the age-based clean-up below
+        else:
             tmp = d / f".{key}.{os.getpid()}"
             tmp.write_text(source, encoding="utf-8")
             os.chmod(tmp, 0o644)
@@ -62,7 +82,8 @@ class PythonExecutor:
         return path
 
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
-        raise NotImplementedError("task programs (interactors, checkers, graders) are C++ with testlib")
+        raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
+                         "C++ with testlib; the judge builds them with the C++ executor")
 
     def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
         if extra_sources:
