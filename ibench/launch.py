@@ -8,6 +8,7 @@ store) → run the pipeline → metrics → report. Every held resource is relea
 from __future__ import annotations
 
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -19,11 +20,16 @@ from omegaconf import DictConfig, OmegaConf
 from ibench import config as _config  # registers the structured configs
 from ibench.generate.base import Backend, SamplingSettings
 from ibench.generate.prompt import PromptTemplate
+from ibench.judge.executors import executor_class
 from ibench.judge.settings import JudgeSettings
 from ibench.metrics import RunSummary, summarize
 from ibench.store import RunStore
 
 log = logging.getLogger("ibench.launch")
+
+
+class ConfigError(ValueError):
+    """A setting that cannot work; raised before anything starts."""
 
 
 def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
@@ -33,6 +39,13 @@ def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
         settings.non_adaptive_cases = int(cfg.bench.non_adaptive_cases)
     if cfg.bench.adaptive_cases is not None:
         settings.adaptive_cases = int(cfg.bench.adaptive_cases)
+    problems = settings.problems()
+    try:
+        executor_class(cfg.bench.language)
+    except ValueError as e:
+        problems.append(f"bench.language: {e}")
+    if problems:
+        raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
     return settings
 
 
@@ -70,11 +83,11 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None) -> RunSummary
     if cfg.print_config:
         console.print(OmegaConf.to_yaml(resolved))
 
+    judge_settings = build_judge_settings(cfg)
     tasks = load_bench(cfg)
     sampling = OmegaConf.to_object(cfg.sampling)
     prompt = OmegaConf.to_object(cfg.prompt)
     assert isinstance(sampling, SamplingSettings) and isinstance(prompt, PromptTemplate)
-    judge_settings = build_judge_settings(cfg)
     cluster = instantiate(cfg.cluster)
     backend: Backend | None = None
     store: RunStore | None = None
@@ -132,12 +145,16 @@ def main(cfg: DictConfig) -> float | None:
     from hydra.core.hydra_config import HydraConfig
 
     from ibench.cluster.slurm import NotTheDriver
+    from ibench.tasks.errors import TaskError
 
     run_dir = Path(cfg.resume) if cfg.resume else Path(HydraConfig.get().runtime.output_dir)
     try:
         summary = run(cfg, run_dir)
     except NotTheDriver:  # the other ranks of a multi-node Slurm job only host Ray workers
         return None
+    except (ConfigError, TaskError) as e:  # bad input: the message names the file or field
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)
 
 

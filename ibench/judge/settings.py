@@ -35,3 +35,24 @@ class JudgeSettings:
     # Interactive case pools (SPEC §2): how many of each pool to run; None = all
     non_adaptive_cases: int | None = None
     adaptive_cases: int | None = None
+
+    def problems(self) -> list[str]:
+        """What is wrong with these settings, each naming the field (checked before a run
+        starts, so a typo does not surface as a judge error on every sample)."""
+        out = []
+        if self.isolation not in ("auto", "root", "rlimit"):
+            out.append(f"judge.isolation: {self.isolation!r}; expected auto, root or rlimit")
+        for name in ("compile_timeout_s", "wall_factor", "wall_hard_factor", "interactor_cpu_s"):
+            if not getattr(self, name) > 0:
+                out.append(f"judge.{name}: {getattr(self, name)!r}; expected a positive number")
+        for name in ("wall_extra_s", "grace_ms", "interactor_memory_mb"):
+            if getattr(self, name) < 0:
+                out.append(f"judge.{name}: {getattr(self, name)!r}; expected zero or more")
+        for name in ("max_processes", "output_limit_mb", "tail_bytes"):
+            if getattr(self, name) < 1:
+                out.append(f"judge.{name}: {getattr(self, name)!r}; expected at least 1")
+        for name in ("non_adaptive_cases", "adaptive_cases"):
+            v = getattr(self, name)
+            if v is not None and v < 0:
+                out.append(f"{name}: {v!r}; expected a count of cases (0 or more) or null for all")
+        return out

@@ -224,3 +224,21 @@ def test_cli_runs_end_to_end(tasks_dir, tmp_path):
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "pass@k by difficulty" in proc.stdout and "Failure composition" in proc.stdout
     assert (out / "summary.json").exists() and (out / ".hydra" / "config.yaml").exists()
+
+
+def test_cli_bad_settings_fail_before_anything_starts(tmp_path):
+    """Bad input is one clear message naming each field (exit 2), before Ray, W&B or any
+    generation: a typo must not surface as a judge error on every sample."""
+    out = tmp_path / "bad"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ibench.launch", "judge.isolation=bogus", "bench.language=java", "judge.grace_ms=-5",
+         f"hydra.run.dir={out}", "wandb.mode=disabled"],
+        cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr[-3000:]
+    for field in ("judge.isolation: 'bogus'", "bench.language: language 'java'", "judge.grace_ms: -5"):
+        assert field in proc.stderr
+    assert "Traceback" not in proc.stderr and not (out / "results").exists()
+    proc = subprocess.run([sys.executable, "-m", "ibench.launch", f"bench.tasks_dir={tmp_path / 'none'}",
+                           f"hydra.run.dir={out}", "wandb.mode=disabled"],
+                          cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and f"{tmp_path / 'none'}: not a folder" in proc.stderr, proc.stderr[-3000:]
