@@ -80,6 +80,7 @@ static int gen_main(int argc, char* argv[]) {
         cout << format("%05d-%s", 42, "x") << "\n";
         cout << compress(string(100, 'z')).size() << "\n";
         cout << doubleCompare(1.0, 1.0 + 1e-7, 1e-6) << doubleCompare(1.0, 1.1, 1e-6) << doubleCompare(1e9, 1e9 + 100, 1e-6) << "\n";
+        cout << format("%.1f %.1f %.3f", doubleDelta(-5.0, -5.0), doubleDelta(5.0, 5.0), doubleDelta(2.0, 2.5)) << "\n";
         println(1, "two", vector<int>{3, 4}, 'c');
         vector<int> w = {7, 8, 9}; println(w.begin(), w.end());
         cout << toHumanReadableString(1000000000) << " " << toHumanReadableString(-20000000LL) << " " << toHumanReadableString(123) << "\n";
@@ -713,6 +714,7 @@ def test_helpers(bins):
         "00042-x\n"
         "64\n"
         "101\n"
+        "-0.0 0.0 0.250\n"
         "1 two 3 4 c\n"
         "7 8 9\n"
         "10^9 -2*10^7 123\n"

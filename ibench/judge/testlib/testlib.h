@@ -2245,8 +2245,14 @@ inline bool doubleCompare(double expected, double result, double MAX_DOUBLE_ERRO
 }
 
 inline double doubleDelta(double expected, double result) {
-    double absolute = std::fabs(result - expected);
-    if (std::fabs(expected) > 1E-9) return std::min(absolute, std::fabs(absolute / expected));
+    // testlib's own abs and min (not fabs/std::min): they keep the sign of a zero difference,
+    // so checker messages print "-0.0000000000" exactly where testlib's do.
+    auto tlAbs = [](double x) { return x > 0 ? x : -x; };
+    double absolute = tlAbs(result - expected);
+    if (tlAbs(expected) > 1E-9) {
+        double relative = tlAbs(absolute / expected);
+        return absolute < relative ? absolute : relative;
+    }
     return absolute;
 }
 
