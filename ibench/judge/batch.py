@@ -62,10 +62,11 @@ class BatchGrader:
         work = self.sandbox.private_dir()
         out, sstderr = work / "solver.out", work / "solver.stderr"
         r = self.sandbox.run(
-            RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, stdin=case.input_path, stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb,
-                       wall_ms=lim.wall_ms, wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
-                       nproc=self.settings.max_processes,
-                       fsize_kb=self.settings.output_limit_mb * 1024, hide=[str(task.root.parent), str(task.root)]),
+            RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, stdin=case.input_path,
+                       stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
+                       wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
+                       nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
+                       hide=[str(task.root.parent), str(task.root)]),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         checker_exit = ""

@@ -218,7 +218,8 @@ class Sandbox:
         scratch = slot.scratch if keep_scratch else self.scratch_dir()
         args = [str(self.supervisor), "--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
-                "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms), "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
+                "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms),
+                "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
                 "--interactor-cpu-ms", str(req.interactor_cpu_ms), "--interactor-as-kb", str(req.interactor_as_kb)]
         if req.argv0:
             args += ["--argv0", req.argv0]
