@@ -77,7 +77,8 @@ def most_severe(verdicts: Iterable[Verdict]) -> Verdict:
 
 def parse_verdict(text: str) -> Verdict:
     """Parse a verdict name, accepting the common aliases used in task manifests."""
-    aliases = {"AC": "OK", "ACCEPTED": "OK", "ILE": "IDLE", "JE": "SE", "FAIL": "SE"}
+    aliases = {"AC": "OK", "ACCEPTED": "OK", "ILE": "IDLE", "IL": "IDLE", "JE": "SE", "FAIL": "SE",
+               "RTE": "RE", "TL": "TLE", "ML": "MLE", "QL": "QLE"}
     key = text.strip().upper()
     key = aliases.get(key, key)
     try:

@@ -192,7 +192,8 @@ def test_sample_label_is_most_severe_not_first():
     assert most_severe([]) is Verdict.OK
 
 
-@pytest.mark.parametrize("text,v", [("AC", Verdict.OK), ("ok", Verdict.OK), ("ILE", Verdict.IDLE), ("qle", Verdict.QLE)])
+@pytest.mark.parametrize("text,v", [("AC", Verdict.OK), ("ok", Verdict.OK), ("ILE", Verdict.IDLE), ("qle", Verdict.QLE),
+                                    ("RTE", Verdict.RE), ("TL", Verdict.TLE), ("ml", Verdict.MLE), ("IL", Verdict.IDLE)])
 def test_parse_verdict(text, v):
     assert parse_verdict(text) is v
 
