@@ -333,11 +333,19 @@ def test_unlisted_solution(tmp_path):
     assert p.file.name == "expected.json" and p.field == "extra.cpp" and "not listed" in p.message
 
 
-def test_solutions_without_expected_json(tmp_path):
+def test_solutions_without_expected_json_take_verdicts_from_names(tmp_path):
+    """A task folder from elsewhere (no expected.json) still loads: `ok.cpp`, `wa2.cpp`,
+    `tle-spin.py` name their verdicts; `main.cpp` names none and is left out, with a warning."""
     root = make_interactive(tmp_path / "t")
     (root / "solutions" / "expected.json").unlink()
-    p = only_problem(root)
-    assert p.file.name == "expected.json" and "ok.cpp" in p.message
+    write(root / "solutions" / "wa2.cpp", "")
+    write(root / "solutions" / "tle-spin.py", "")
+    write(root / "solutions" / "main.cpp", "")
+    report = inspect_task(root)
+    assert report.problems == []
+    got = {s.path.name: s.expected for s in report.task.solutions}
+    assert got == {"ok.cpp": "OK", "wa.cpp": "WA", "wa2.cpp": "WA", "tle-spin.py": "TLE"}
+    assert any("main.cpp" in w.message and "not used" in w.message for w in report.warnings)
 
 
 def test_bad_expected_entries(tmp_path):

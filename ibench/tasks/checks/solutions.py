@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ibench.judge.executors import EXECUTORS
@@ -22,11 +23,9 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
         return ()
     sources = sorted(p.name for p in sdir.iterdir() if p.is_file() and p.suffix in SOLUTION_LANGUAGES)
     if not path.is_file():
-        if sources:
-            c.error(path, "", f"missing; expected it to give the expected verdict of each of {', '.join(sources)}")
-        else:
+        if not sources:
             c.warn(sdir, "", "holds no solutions and no expected.json")
-        return ()
+        return _verdicts_from_names(sdir, sources, c)
     data = read_json(path, c, 'an object like {"ok.cpp": {"expected": "OK", "note": "..."}}')
     if data is None:
         return ()
@@ -71,6 +70,34 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
             c.error(path, name, f"solutions/{name} is not listed; expected every solution to have an expected verdict")
     if solutions and not any(s.accepted for s in solutions):
         c.warn(path, "", "lists no accepted (OK) solution: nothing shows the task is solvable")
+    return tuple(solutions)
+
+
+_NAME_LABEL = re.compile(r"[A-Za-z]+")
+
+
+def _verdicts_from_names(sdir: Path, sources: list[str], c: Collector) -> tuple[KnownSolution, ...]:
+    """Without expected.json, a file named by its verdict (`ok_*.cpp`, `wa2.cpp`, `tle-spin.py`,
+    `ac.cpp`) still counts as a known solution; others are left out, with a warning. A task
+    folder from elsewhere thus loads and judges without ibench's own metadata."""
+    solutions = []
+    unknown = []
+    for name in sources:
+        m = _NAME_LABEL.match(name)
+        try:
+            verdict = parse_verdict(m.group(0)) if m else None
+        except ValueError:
+            verdict = None
+        if verdict is None or verdict is Verdict.SE:
+            unknown.append(name)
+            continue
+        solutions.append(KnownSolution(path=sdir / name, expected=verdict.value, note="verdict from the file name"))
+    if solutions:
+        c.warn(sdir / "expected.json", "", f"missing; took the expected verdicts of {len(solutions)} solution(s) "
+                                          "from their file names (ok_*, wa_*, tle_*, ...)")
+    if unknown:
+        c.warn(sdir / "expected.json", "", f"missing, and the file names of {', '.join(unknown)} name no verdict; "
+                                          "they are not used (give each an entry in expected.json)")
     return tuple(solutions)
 
 
