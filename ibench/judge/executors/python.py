@@ -26,10 +26,20 @@ def find_interpreter(configured: str) -> Path:
     so a system Python is preferred to one under a home directory (pyenv, conda)."""
     for candidate in (configured, "/usr/bin/python3", "/usr/local/bin/python3", "python3"):
         path = shutil.which(candidate) if "/" not in candidate else candidate
-        if path and os.access(path, os.X_OK):
+        if path and os.access(path, os.X_OK) and _is_binary(Path(os.path.realpath(path))):
             return Path(os.path.realpath(path))
-    raise RuntimeError(f"judge.python: no Python interpreter at {configured!r} (nor /usr/bin/python3); "
+    raise RuntimeError(f"judge.python: no Python interpreter binary at {configured!r} (nor /usr/bin/python3); "
                        "install python3 or set judge.python")
+
+
+def _is_binary(path: Path) -> bool:
+    """A real executable, not a launcher script (pyenv's shims are shell scripts): the sandbox
+    executes the file itself through a descriptor, which a `#!` script cannot be."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
 
 
 STAGED_SCRIPT_TTL_S = 24 * 3600
