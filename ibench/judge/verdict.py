@@ -134,7 +134,8 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) 
     if r.solver_peak_kb > mem_kb:
         return Decision(Verdict.MLE, f"peak memory {r.solver_peak_kb // 1024} MB > limit {mem_kb // 1024} MB")
     if r.sandbox.startswith("rlimit") and _crash(r.solver) and (
-            "std::bad_alloc" in r.solver_stderr_tail or r.solver_peak_kb >= 0.9 * mem_kb):
+            any(m in r.solver_stderr_tail for m in ("std::bad_alloc", "MemoryError"))
+            or r.solver_peak_kb >= 0.9 * mem_kb):
         # Without a memory cgroup the address-space limit makes allocation fail instead of the
         # OOM killer firing: the crash that follows is the memory limit's doing.
         return Decision(Verdict.MLE, f"memory limit exceeded (allocation failed at {r.solver_peak_kb // 1024} MB "

@@ -220,3 +220,7 @@ def test_rlimit_mode_allocation_failure_is_mle():
     assert decide(r, "wrong output format Unexpected end of file") is Verdict.MLE
     plain_crash = report(ProcReport(signal=6, maxrss_kb=20_000), ProcReport(exit_code=2), sandbox="rlimit+seccomp")
     assert decide(plain_crash, "wrong output format Unexpected end of file") is Verdict.RE
+    # Python's allocation failure under the address-space limit: MLE too.
+    py = report(ProcReport(exit_code=1, maxrss_kb=20_000), ProcReport(exit_code=2), sandbox="rlimit+seccomp",
+                solver_stderr_tail="    a = [0] * n\n        ^^^^^^^^^\nMemoryError\n")
+    assert decide(py, "wrong output format Unexpected end of file") is Verdict.MLE
