@@ -114,3 +114,16 @@ def test_staged_scripts_untouched_for_a_day_are_removed(tmp_path):
     os.utime(other, (stale, stale))
     _forget_old_scripts(tmp_path)
     assert not old.exists() and fresh.exists() and other.exists()
+
+
+@pytest.mark.parametrize("name", ["ok", "mle", "re_exit_code", "idle_no_flush", "ce_syntax"])
+def test_python_labels_in_the_degraded_sandbox(guess_task, name):
+    """Without root (a Slurm node) the interpreter runs under rlimits: an address-space limit
+    instead of a memory cgroup, so a MemoryError stands for the memory limit."""
+    from ibench.judge import Judge, JudgeSettings
+
+    source, expected = PROGRAMS[name]
+    r = Judge.shared(JudgeSettings(isolation="rlimit")).judge(guess_task, source, language="python",
+                                                             cases=list(guess_task.cases[:2]))
+    assert r.verdict is expected, (name, r.verdict, r.message)
+    assert r.sandbox.startswith("rlimit")
