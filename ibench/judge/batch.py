@@ -8,13 +8,13 @@ import subprocess
 from pathlib import Path
 
 from ..tasks.model import Case, Task
-from .interactive import MESSAGE_LIMIT, case_limits
+from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits
 from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
-from .verdict import Decision, Verdict, decide_batch_run, decide_checker
+from .verdict import Decision, Verdict, decide_batch_run, decide_checker, verdict_message
 
 CHECKER_TIMEOUT_S = 60
 
@@ -46,7 +46,7 @@ def run_checker(checker: Path, case: Case, output: Path, memory_mb: int = 0) -> 
                            capture_output=True, timeout=CHECKER_TIMEOUT_S, preexec_fn=_address_space_cap(memory_mb))
     except subprocess.TimeoutExpired:
         return decide_checker(None, "", timed_out=True), ""
-    msg = r.stderr[-MESSAGE_LIMIT:].decode("utf-8", "replace")
+    msg = verdict_message(r.stderr[-STDERR_READ:].decode("utf-8", "replace"), MESSAGE_LIMIT)
     code = r.returncode if r.returncode >= 0 else None
     return decide_checker(code, msg), f"exit {r.returncode}" if r.returncode >= 0 else f"signal {-r.returncode}"
 

@@ -14,12 +14,13 @@ from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
-from .verdict import decide_interactive
+from .verdict import decide_interactive, verdict_message
 
 _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
 _LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
 _EOF = re.compile(rb"^ibench_solver_eof=([01])\s*$", re.M)
 MESSAGE_LIMIT = 1000
+STDERR_READ = 64 * 1024  # testlib cuts its messages at 32,000 characters
 
 
 @dataclass
@@ -91,7 +92,7 @@ class InteractiveGrader:
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
-        message = tail(istderr, MESSAGE_LIMIT).strip()
+        message = verdict_message(tail(istderr, STDERR_READ), MESSAGE_LIMIT)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,

@@ -7,6 +7,7 @@ through :func:`most_severe`, so the order below is the single source of truth.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Iterable
@@ -262,6 +263,23 @@ def decide_checker(exit_code: int | None, message: str, timed_out: bool = False)
         return Decision(Verdict.SE, f"checker exited with unexpected code {exit_code}: {msg}")
     v = TESTLIB_EXIT[exit_code]
     return Decision(v, msg, 1.0 if v is Verdict.OK else 0.0)
+
+
+# How testlib starts the line it writes on quitting (stderr), by verdict.
+TESTLIB_PREFIXES = ("ok", "wrong answer", "wrong output format", "FAIL", "points", "partially correct",
+                    "unexpected eof")
+_VERDICT_LINE = re.compile(r"^(?:%s)(?: |$)" % "|".join(re.escape(p) for p in TESTLIB_PREFIXES), re.M)
+
+
+def verdict_message(stderr_text: str, limit: int) -> str:
+    """The judge program's own verdict message: from the last line that starts the way testlib
+    starts it, so debug output printed before it, or a message longer than ``limit``, cannot hide
+    the `points`/`partially correct` that decides the verdict. Anything else: the tail."""
+    text = stderr_text.strip()
+    starts = [m.start() for m in _VERDICT_LINE.finditer(text)]
+    if not starts:
+        return text[-limit:]
+    return text[starts[-1]:][:limit]
 
 
 def is_partial(message: str) -> bool:

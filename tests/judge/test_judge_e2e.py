@@ -338,3 +338,29 @@ int main(int argc, char** argv) {
     assert judge.judge(task, solver(), cases=[task.cases[0]]).verdict is Verdict.OK
     quits = '#include <bits/stdc++.h>\nint main(){std::cout << "? 5" << std::endl;}'
     assert judge.judge(task, quits, cases=[task.cases[0]]).verdict is Verdict.WA
+
+
+def test_points_and_partial_credit_are_read_past_long_messages_and_debug_output(tmp_path):
+    """testlib's `_pc(0)` exits 0 and `quitp` exits 7: the verdict is in the message, which may
+    follow pages of debug output or run past the part of stderr kept for display. Neither may
+    turn partial credit into Accepted."""
+    from judge_fixtures import INTERACTOR, build_guess_task
+
+    from ibench.tasks.load import load_task
+
+    root = build_guess_task(tmp_path)
+    scoring = INTERACTOR.replace(
+        'if (v == x) quitf(_ok, "guessed %d in %d queries", x, q);',
+        'if (v == x) { for (int i = 0; i < 200; i++) fprintf(stderr, "debug line %d\\n", i);'
+        ' std::string pad(1500, \'z\');'
+        ' if (x == 777) quitp(0.5, "Ratio: 0.5 %s", pad.c_str());'
+        ' if (x == 3) quitf(_pc(0), "half right %s", pad.c_str());'
+        ' quitf(_ok, "guessed %d in %d queries", x, q); }')
+    assert scoring != INTERACTOR
+    (root / "interactor" / "non_adaptive.cpp").write_text(scoring)
+    task = load_task(root)
+    judge = Judge(JudgeSettings(all_cases=True))
+    r = judge.judge(task, solver(), cases=list(task.cases[:3]))  # hidden 777, 3, 1000
+    got = {c.case: (c.verdict, c.score) for c in r.cases}
+    assert got == {"001": (Verdict.WA, 0.5), "002": (Verdict.WA, None), "003": (Verdict.OK, None)}, r.cases
+    assert r.cases[0].message.startswith("points 0.5 Ratio") and r.cases[1].message.startswith("partially correct (0)")

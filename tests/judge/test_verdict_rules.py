@@ -13,6 +13,7 @@ from ibench.judge.verdict import (
     decide_interactive,
     most_severe,
     parse_points,
+    verdict_message,
     parse_verdict,
 )
 
@@ -224,3 +225,13 @@ def test_rlimit_mode_allocation_failure_is_mle():
     py = report(ProcReport(exit_code=1, maxrss_kb=20_000), ProcReport(exit_code=2), sandbox="rlimit+seccomp",
                 solver_stderr_tail="    a = [0] * n\n        ^^^^^^^^^\nMemoryError\n")
     assert decide(py, "wrong output format Unexpected end of file") is Verdict.MLE
+
+
+def test_verdict_message_is_found_past_debug_output_and_long_text():
+    long = "partially correct (0) half right " + "x" * 1500
+    msg = verdict_message("debug\n" * 500 + long + "\n", 1000)
+    assert msg.startswith("partially correct (0)") and len(msg) == 1000
+    assert decide_checker(0, msg).verdict is Verdict.WA
+    assert verdict_message("noise\npoints 0.25 Ratio\n", 1000) == "points 0.25 Ratio"
+    assert verdict_message("Segmentation fault", 1000) == "Segmentation fault"  # no testlib line: the tail
+    assert verdict_message("okay, not testlib", 1000) == "okay, not testlib"
