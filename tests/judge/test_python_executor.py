@@ -43,6 +43,9 @@ PROGRAMS = {
     "pe_malformed": ('print("? five", flush=True)\n', Verdict.PE),
     "re_exception_after_answer": (SEARCH + "raise RuntimeError('late')\n", Verdict.RE),
     "re_exit_code": (SEARCH + "import sys\nsys.exit(3)\n", Verdict.RE),
+    # Writing after the interactor accepted and closed the pipe: SIGPIPE, as for C++, not RE.
+    "ok_writes_after_accept": (SEARCH + "import time\ntime.sleep(0.1)\nfor _ in range(100):\n    print('bye', flush=True)\n",
+                               Verdict.OK),
     "idle_no_flush": ('import sys\nsys.stdout.write("? 500\\n")\nsys.stdin.readline()\n', Verdict.IDLE),
     "mle": ("a = []\nwhile True:\n    a.append(bytearray(16 << 20))\n", Verdict.MLE),
     "ce_syntax": ("def f(:\n    pass\n", Verdict.CE),

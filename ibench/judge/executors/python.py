@@ -19,6 +19,11 @@ MESSAGE_TAIL = 4000
 # -E: ignore PYTHON* variables, -s: no user site-packages, -B: write no .pyc next to the script.
 FLAGS = ("-E", "-s", "-B")
 _SYNTAX_CHECK = "import sys; compile(open(sys.argv[1], 'rb').read(), 'solution.py', 'exec')"
+# Python ignores SIGPIPE, so a write after the interactor has closed the conversation raises
+# BrokenPipeError and exits non-zero, which would read as RE where a C++ program dies of SIGPIPE
+# (never the solver's fault, SPEC §4). The script runs as __main__ with the default disposition.
+_RUN_SCRIPT = ("import runpy, signal, sys; signal.signal(signal.SIGPIPE, signal.SIG_DFL); "
+               "sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
 def find_interpreter(configured: str) -> Path:
@@ -73,7 +78,7 @@ class PythonExecutor:
         _forget_old_scripts(runtime_dir() / "scripts")
 
     def _program(self, script: Path | None, info: CompileInfo) -> Program:
-        return Program(script, info, (str(self.interpreter), *FLAGS), self.time_factor)
+        return Program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), self.time_factor)
 
     def _stage(self, key: str, source: str) -> Path:
         """The script where every slot's sandbox user may read it (the compile cache may sit in
