@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,6 @@ from ibench.judge.executors import language_of
 
 SEARCH = """
 import sys
-import time
 lo, hi = 1, 1000
 while lo < hi:
     m = (lo + hi) // 2
@@ -106,19 +104,6 @@ def test_cli_judges_python_and_rejects_unknown_language(guess_task, tmp_path):
     assert p.returncode == 2 and "Sol.java" in p.stderr and "python (.py)" in p.stderr, p.stderr
 
 
-def test_staged_scripts_untouched_for_a_day_are_removed(tmp_path):
-    from ibench.judge.executors.python import STAGED_SCRIPT_TTL_S, _forget_old_scripts
-
-    old, fresh, other = tmp_path / "old.py", tmp_path / "fresh.py", tmp_path / "notes.txt"
-    for p in (old, fresh, other):
-        p.write_text("x")
-    stale = time.time() - STAGED_SCRIPT_TTL_S - 60
-    os.utime(old, (stale, stale))
-    os.utime(other, (stale, stale))
-    _forget_old_scripts(tmp_path)
-    assert not old.exists() and fresh.exists() and other.exists()
-
-
 @pytest.mark.parametrize("name", ["ok", "mle", "re_exit_code", "idle_no_flush", "ce_syntax"])
 def test_python_labels_in_the_degraded_sandbox(guess_task, name):
     """Without root (a Slurm node) the interpreter runs under rlimits: an address-space limit
@@ -130,3 +115,35 @@ def test_python_labels_in_the_degraded_sandbox(guess_task, name):
                                                              cases=list(guess_task.cases[:2]))
     assert r.verdict is expected, (name, r.verdict, r.message)
     assert r.sandbox.startswith("rlimit")
+
+
+def test_python_check_is_cached(judge, guess_task):
+    first = judge.judge(guess_task, SEARCH + "# cache probe\n", language="python", cases=[guess_task.cases[0]])
+    again = judge.judge(guess_task, SEARCH + "# cache probe\n", language="python", cases=[guess_task.cases[0]])
+    assert first.verdict is again.verdict is Verdict.OK
+    assert again.compile.cached
+
+
+def test_a_setting_that_is_not_python_is_refused():
+    from ibench.judge import Judge, JudgeSettings
+
+    with pytest.raises(RuntimeError, match="not a Python 3 interpreter"):
+        Judge(JudgeSettings(python="/bin/true")).executor("python")
+    with pytest.raises(RuntimeError, match="not a Python interpreter binary"):
+        Judge(JudgeSettings(python="/no/such/python")).executor("python")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox user differs from the judge's only as root")
+def test_an_interpreter_the_sandbox_cannot_run_is_a_judge_error_not_ce(guess_task, tmp_path):
+    """An interpreter that works for the judge's user but not for the sandbox's (as a Python
+    whose libraries sit under /root) is the judge's problem, never charged to the model as CE."""
+    from ibench.judge import Judge, JudgeSettings
+
+    wrapper = tmp_path / "python3"
+    src = tmp_path / "wrapper.c"
+    src.write_text('#include <unistd.h>\nint main(int c, char** v) { if (getuid() != 0) return 1;'
+                   ' execv("/usr/bin/python3", v); return 2; }\n')
+    subprocess.run(["gcc", "-O1", str(src), "-o", str(wrapper)], check=True)
+    judge = Judge(JudgeSettings(python=str(wrapper), cache_dir=str(tmp_path / "cache")))
+    with pytest.raises(RuntimeError, match="does not run in the sandbox"):
+        judge.judge(guess_task, SEARCH + "# wrapped interpreter\n", language="python")

@@ -1,24 +1,35 @@
 """Python 3: the source is checked for syntax inside the sandbox (a SyntaxError is CE, as it
-would be on a contest judge) and staged as a script the sandboxed interpreter can read."""
+would be on a contest judge) and staged where the sandboxed interpreter can read it."""
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
-from ..sandbox.host import runtime_dir
 from ..sandbox.run import tail
 from ..settings import JudgeSettings
 from .base import CompileCache, Program, content_key
 
 MESSAGE_TAIL = 4000
+DEFAULT_INTERPRETER = "/usr/bin/python3"
 # -E: ignore PYTHON* variables, -s: no user site-packages, -B: write no .pyc next to the script.
 FLAGS = ("-E", "-s", "-B")
-_SYNTAX_CHECK = "import sys; compile(open(sys.argv[1], 'rb').read(), 'solution.py', 'exec')"
+# Exit 3 means "the source does not compile"; any other failure is the interpreter's or the
+# sandbox's (a judge error), never the model's.
+SOURCE_REJECTED = 3
+_SYNTAX_CHECK = (
+    "import sys, traceback\n"
+    "try:\n"
+    "    compile(open(sys.argv[1], 'rb').read(), 'solution.py', 'exec')\n"
+    "except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError) as e:\n"
+    "    sys.stderr.write(''.join(traceback.format_exception_only(type(e), e)))\n"
+    f"    sys.exit({SOURCE_REJECTED})\n"
+)
 # Python ignores SIGPIPE, so a write after the interactor has closed the conversation raises
 # BrokenPipeError and exits non-zero, which would read as RE where a C++ program dies of SIGPIPE
 # (never the solver's fault, SPEC §4). The script runs as __main__ with the default disposition.
@@ -27,41 +38,36 @@ _RUN_SCRIPT = ("import runpy, signal, sys; signal.signal(signal.SIGPIPE, signal.
 
 
 def find_interpreter(configured: str) -> Path:
-    """The interpreter the sandboxed solver runs. It must be readable by the sandbox's own user,
-    so a system Python is preferred to one under a home directory (pyenv, conda)."""
-    for candidate in (configured, "/usr/bin/python3", "/usr/local/bin/python3", "python3"):
+    """The interpreter the sandboxed solver runs: an executable binary (not a launcher script:
+    the sandbox executes the file itself through a descriptor) that the sandbox's own user can
+    read, so a system Python rather than one under a home directory (pyenv, conda). A setting
+    other than the default must work as given; the default falls back to other system paths."""
+    fallbacks = ("/usr/local/bin/python3", "python3") if configured == DEFAULT_INTERPRETER else ()
+    for candidate in (configured, *fallbacks):
         path = shutil.which(candidate) if "/" not in candidate else candidate
         if path and os.access(path, os.X_OK) and _is_binary(Path(os.path.realpath(path))):
             return Path(os.path.realpath(path))
-    raise RuntimeError(f"judge.python: no Python interpreter binary at {configured!r} (nor /usr/bin/python3); "
-                       "install python3 or set judge.python")
+    raise RuntimeError(f"judge.python: {configured!r} is not a Python interpreter binary"
+                       + (" (nor is /usr/local/bin/python3 or python3 on PATH)" if fallbacks else "")
+                       + "; install python3 (scripts/install.sh) or set judge.python")
+
+
+def _require_python3(interpreter: Path) -> None:
+    try:
+        out = subprocess.run([str(interpreter), "-c", "import sys; print(sys.version_info[0])"],
+                             capture_output=True, text=True, timeout=60).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired) as e:
+        out = str(e)
+    if out != "3":
+        raise RuntimeError(f"judge.python: {interpreter} is not a Python 3 interpreter (it printed {out[:80]!r})")
 
 
 def _is_binary(path: Path) -> bool:
-    """A real executable, not a launcher script (pyenv's shims are shell scripts): the sandbox
-    executes the file itself through a descriptor, which a `#!` script cannot be."""
     try:
         with open(path, "rb") as f:
             return f.read(4) == b"\x7fELF"
     except OSError:
         return False
-
-
-STAGED_SCRIPT_TTL_S = 24 * 3600
-
-
-def _forget_old_scripts(d: Path) -> None:
-    """The staging dir sits in /run (memory): scripts untouched for a day are removed. A script
-    is touched each time a sample uses it, so none disappears while its cases run."""
-    if not d.is_dir():
-        return
-    cutoff = time.time() - STAGED_SCRIPT_TTL_S
-    for entry in os.scandir(d):
-        try:
-            if entry.name.endswith(".py") and entry.stat().st_mtime < cutoff:
-                os.unlink(entry.path)
-        except OSError:
-            pass
 
 
 class PythonExecutor:
@@ -74,26 +80,21 @@ class PythonExecutor:
         self.cache = cache
         self.sandbox = sandbox
         self.interpreter = find_interpreter(settings.python)
+        _require_python3(self.interpreter)
         self.identity = f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
-        _forget_old_scripts(runtime_dir() / "scripts")
 
     def _program(self, script: Path | None, info: CompileInfo) -> Program:
         return Program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), self.time_factor)
 
     def _stage(self, key: str, source: str) -> Path:
-        """The script where every slot's sandbox user may read it (the compile cache may sit in
-        a home directory it cannot enter); content-addressed, so staging twice is harmless."""
-        d = runtime_dir() / "scripts"
-        d.mkdir(mode=0o711, exist_ok=True)
-        os.chmod(d, 0o711)
-        path = d / f"{key}.py"
-        if path.exists():
-            os.utime(path)  # in use: keeps it from the age-based clean-up below
-        else:
-            tmp = d / f".{key}.{os.getpid()}"
-            tmp.write_text(source, encoding="utf-8")
-            os.chmod(tmp, 0o644)
-            os.replace(tmp, path)
+        """A fresh copy in this slot's program dir, which only the judge can write: what runs is
+        exactly the source that was checked, whatever ran in this slot before."""
+        d = self.sandbox.program_dir()
+        for old in d.iterdir():
+            old.unlink(missing_ok=True)
+        path = d / f"{key[:16]}.py"
+        path.write_text(source, encoding="utf-8")
+        os.chmod(path, 0o644)
         return path
 
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
@@ -106,9 +107,9 @@ class PythonExecutor:
                                                    "this task links the solution with a C++ grader: "
                                                    "it takes C++ solutions only"))
         key = content_key("python", self.identity, source)
-        _, meta = self.cache.lookup(key)
+        checked, meta = self.cache.lookup(key)
         if meta is not None:
-            script = self._stage(key, source) if meta.get("ok") else None
+            script = self._stage(key, source) if checked is not None else None
             return self._program(script, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
 
         t0 = time.perf_counter()
@@ -127,12 +128,23 @@ class PythonExecutor:
                        solver_args=[*FLAGS, "-c", _SYNTAX_CHECK, str(src)], cpu_ms=limit_ms,
                        mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024),
             solver_stderr=stderr_file, keep_scratch=True)
+        p = report.solver
         if report.setup_error:
             raise RuntimeError(f"sandboxed syntax check could not start: {report.setup_error}")
-        ok = report.solver.exit_code == 0
-        message = "" if ok else tail(stderr_file, MESSAGE_TAIL).replace(str(src), "solution.py")
-        if not ok and report.solver.killed != "none":
-            message = "syntax check time limit exceeded\n" + message
+        message = tail(stderr_file, MESSAGE_TAIL).replace(str(src), "solution.py")
+        if p.exit_code == 0:
+            ok = True
+        elif p.exit_code == SOURCE_REJECTED:
+            ok = False
+        elif p.killed != "none" or report.oom_killed or p.signal in (24, 27):
+            ok, message = False, "syntax check exceeded its time or memory limit\n" + message
+        else:  # the interpreter itself failed in the sandbox: not the solution's doing
+            raise RuntimeError(f"judge.python: {self.interpreter} does not run in the sandbox "
+                               f"({p.status_text}): {message.strip()[-500:]}")
         ms = (time.perf_counter() - t0) * 1000
-        self.cache.store(key, None, {"ok": ok, "message": message, "ms": ms})
-        return self._program(self._stage(key, source) if ok else None, CompileInfo(ok, ms, False, message))
+        built = None
+        if ok:  # the checked source itself is the cache entry, so a repeat is a hit
+            built = self.cache.root / f".py-{os.getpid()}-{key[:12]}"
+            built.write_text(source, encoding="utf-8")
+        self.cache.store(key, built, {"ok": ok, "message": "" if ok else message, "ms": ms})
+        return self._program(self._stage(key, source) if ok else None, CompileInfo(ok, ms, False, message if not ok else ""))

@@ -195,6 +195,14 @@ class Sandbox:
         """A root-only directory of this slot for the trusted side's files (tout, stderr)."""
         return self.slot().work
 
+    def program_dir(self) -> Path:
+        """This slot's directory for programs the solver runs from but must not change (a
+        staged script): the solver's user may read it, only the judge may write it."""
+        d = self.slot().work.with_name(self.slot().work.name + "-prog")
+        d.mkdir(mode=0o755, exist_ok=True)
+        os.chmod(d, 0o755)
+        return d
+
     def scratch_dir(self) -> Path:
         """The solver's working directory, emptied before every run."""
         d = self.slot().scratch
