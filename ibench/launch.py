@@ -41,7 +41,8 @@ def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
         settings.adaptive_cases = int(cfg.bench.adaptive_cases)
     problems = settings.problems()
     try:
-        executor_class(cfg.bench.language)
+        # One spelling from here on: prompts, code extraction and the reference model key on it.
+        cfg.bench.language = executor_class(cfg.bench.language).language
     except ValueError as e:
         problems.append(f"bench.language: {e}")
     if problems:

@@ -69,6 +69,9 @@ static int gen_main(int argc, char* argv[]) {
         int n = opt<int>("n", 1);
         check_unused_opt();
         for (int t = 1; t <= 2; t++) { startTest(t); println(t * n); }
+    } else if (c == "multi_sync") {
+        ios::sync_with_stdio(false);  // cout buffers on its own: each test's lines must reach its file
+        for (int t = 1; t <= 3; t++) { startTest(t); cout << "test " << t << "\n"; }
     } else if (c == "opts_plain") {
         cout << opt<long long>("n") << " " << opt<int>(1) << "\n";
     } else if (c == "opts_types") {
@@ -154,6 +157,7 @@ static int chk_main(int argc, char* argv[]) {
         if (what == "based") { string t = ouf.readToken(); InStream sub(ouf, t); int x = sub.readInt(1, 99, "x");
                                sub.readEof(); quitf(_ok, "%d %d", x, (int)ouf.seekEof()); }
         if (what == "blanks") { ouf.maxBlankCount = 3; int x = ouf.readInt(); quitf(_ok, "%d", x); }
+        if (what == "blanksok") { int x = ouf.readInt(); ouf.maxBlankCount = 1; quitf(_ok, "%d", x); }
         if (what == "basedempty") { InStream sub(ouf, ""); quitf(_ok, "%d", (int)sub.seekEof()); }
         quitf(_fail, "unknown read %s", what.c_str());
     }
@@ -611,6 +615,8 @@ def test_checker_result_file(chk):
     # maxBlankCount bounds the blanks before a token (an interactor's guard against a flood).
     ("blanks   5", 0, "ok 5"),
     ("blanks \n \n5", 2, "wrong output format Too many white-space characters: more than 3 in a row"),
+    # ... but trailing blanks after an accepted answer are never an error (nor a FAIL).
+    ("blanksok 5    \n\n\n", 0, "ok 5"),
 ])
 def test_instream_reads(chk, out, rc, message):
     p = chk("reads", out)
@@ -701,6 +707,12 @@ def test_newer_testlib_names(bins, tmp_path):
     (tmp_path / "sub").mkdir()
     p = run(bins.multi, ["gen", "-n", "2", "-x", "3"], case="newer", cwd=tmp_path / "sub")
     assert (p.returncode, p.stderr.decode()) == (3, "FAIL Opts: unused key 'x'\n")
+
+
+def test_start_test_with_a_detached_cout(bins, tmp_path):
+    p = run(bins.multi, ["gen"], case="multi_sync", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert [(tmp_path / n).read_text() for n in ("1", "2", "3")] == ["test 1\n", "test 2\n", "test 3\n"]
 
 
 def test_helpers(bins):

@@ -111,6 +111,17 @@ def test_default_config_is_the_reference_model_on_bundled_tasks():
     assert cfg.model.name == "reference" and cfg.cluster.name == "local" and cfg.sampling.n == 10
 
 
+def test_language_spellings_become_one():
+    """`bench.language=Py` is python everywhere after the check: prompts, code extraction and
+    the reference model key on the canonical name."""
+    from ibench.launch import build_judge_settings
+
+    for spelling, canonical in (("Py", "python"), ("python3", "python"), ("C++", "cpp"), ("cpp", "cpp")):
+        cfg = compose(REPO / "tasks", f"bench.language={spelling}")
+        build_judge_settings(cfg)
+        assert cfg.bench.language == canonical and cfg.model.language == canonical, spelling
+
+
 def test_printed_stored_and_wandb_metrics_equal_the_hand_computed_ones(first_run, tasks_dir):
     run_dir, summary, printed = first_run
     want = by_hand(tasks_dir)

@@ -2098,6 +2098,8 @@ inline void finalizeIO() {
         extras.push_back(stream->name);
         if (testlibMode == _validator && stream == &inf) extras.push_back("line " + vtos(stream->lastLine()));
     }
+    if (result == _ok || result == _points || result >= _partially)
+        ouf.maxBlankCount = -1;  // trailing blanks are never the participant's error here
     if ((result == _ok || result == _points || result >= _partially) && testlibMode != _interactor && ouf.opened &&
         !ouf.seekEof()) {
         result = _dirt;
@@ -2455,6 +2457,7 @@ inline void check_unused_opt() { ibench_tl::ensureNoUnusedOpts(); }
 /* Multi-test generators: from here on stdout goes to the file named by the test's number. */
 inline void startTest(int test) {
     const std::string name = vtos(test);
+    std::cout.flush();  // what the previous test wrote through a detached cout goes to its own file
     std::fflush(stdout);
     if (std::freopen(name.c_str(), "wt", stdout) == nullptr)
         ibench_tl::quitImpl(_fail, "Unable to write file '" + name + "'", nullptr);
