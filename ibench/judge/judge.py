@@ -8,7 +8,7 @@ from pathlib import Path
 from ..tasks.model import Case, Task
 from .batch import BatchGrader
 from .executors import CompileCache, Program, executor_class
-from .interactive import InteractiveGrader
+from .interactive import InteractiveGrader, hidden_task_paths
 from .results import CaseResult, CompileInfo, SampleResult
 from .sandbox import Sandbox
 from .sandbox.run import default_cache_dir
@@ -76,7 +76,7 @@ class Judge:
             return Program(None, CompileInfo(False, 0.0, False, "no code block"))
         extra = [p for p in task.grader_files if p.suffix in (".cpp", ".cc")]
         include = sorted({p.parent for p in task.grader_files})
-        return self.executor(language).compile_untrusted(source, extra, include)
+        return self.executor(language).compile_untrusted(source, extra, include, hide=hidden_task_paths(task))
 
     # -- cases -----------------------------------------------------------------------------
     def select_cases(self, task: Task) -> list[Case]:

@@ -70,3 +70,24 @@ def build_guess_task(root: Path) -> Path:
     return t
 
 
+def public_dir(prefix: str = "ibench-test-") -> Path:
+    """A fresh folder outside /tmp whose files everyone may read. The solver gets its own empty
+    /tmp, so a task under pytest's tmp_path is out of its reach whatever the judge hides: tests
+    of hiding must put the task where only the judge's hiding keeps the solver out. The caller
+    removes it (shutil.rmtree)."""
+    import os
+    import tempfile
+
+    base = Path(tempfile.mkdtemp(prefix=prefix, dir="/run" if os.access("/run", os.W_OK) else None))
+    os.chmod(base, 0o755)
+    return base
+
+
+def make_public(root: Path) -> None:
+    """World-readable files and folders below ``root`` (only the judge's hiding may stop a read)."""
+    import os
+
+    for d, _, files in os.walk(root):
+        os.chmod(d, 0o755)
+        for f in files:
+            os.chmod(os.path.join(d, f), 0o644)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -79,6 +80,11 @@ def programs(task_root: Path, port: int = 9) -> dict[str, tuple[str, Verdict]]:
         "wa_read_case_absolute_and_proc": (reader('{"' + str(case1) + '"}'), Verdict.WA),
         "ce_include_hidden_case": ('#include <bits/stdc++.h>\nint x =\n#include "' + str(case1) + '"\n;\n'
                                    'int main(){std::cout << "! " << x << std::endl;}', Verdict.CE),
+        # The assembler embeds any file's bytes at compile time: the task folders are hidden there too.
+        "ce_incbin_hidden_case": ('#include <bits/stdc++.h>\n__asm__(".section .rodata\\n.global leaked\\nleaked:\\n'
+                                  '.incbin \\"' + str(case1) + '\\"\\n.byte 0\\n.text\\n");\n'
+                                  'extern "C" const char leaked[];\n'
+                                  'int main(){std::cout << "! " << atoi(leaked) << std::endl;}', Verdict.CE),
         "ok_network_blocked": ("#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n"
                                + solver().replace("int main() {", "int main() { { int s = socket(AF_INET, SOCK_STREAM, 0);"
                                                   " sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(%d);"
@@ -271,17 +277,42 @@ def _judge_in_child(task):
     return j.judge(task, make_solver()).verdict.value, j.sandbox.slot().index
 
 
+@pytest.fixture
+def public_tasks():
+    """A folder of tasks outside /tmp, readable by everyone: a guess task and, beside it, a
+    sibling whose case holds the same hidden value."""
+    from judge_fixtures import build_guess_task, make_public, public_dir
+
+    base = public_dir()
+    build_guess_task(base)
+    sibling_case = base / "sibling" / "cases" / "001.in"
+    sibling_case.parent.mkdir(parents=True)
+    sibling_case.write_text((base / "guess" / "cases" / "001.in").read_text())
+    make_public(base)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="hiding task files from the solver needs the root sandbox")
-def test_task_loaded_by_relative_path_is_still_hidden(judge, guess_task, monkeypatch):
+def test_task_loaded_by_relative_path_is_still_hidden(judge, public_tasks, monkeypatch):
     """The solver's mounts are made after it enters its scratch dir: a task folder given by a
     relative path must still be hidden (it once was not, and a reader passed)."""
     from ibench.tasks.load import load_task
 
-    monkeypatch.chdir(guess_task.root.parent)
-    task = load_task(Path(guess_task.root.name))
+    monkeypatch.chdir(public_tasks)
+    task = load_task(Path("guess"))
     assert not task.root.is_absolute()
-    src = reader('{"' + str(guess_task.cases[0].input_path.resolve()) + '"}')
-    r = judge.judge(task, src, cases=[task.cases[0]])
+    r = judge.judge(task, reader('{"' + str(public_tasks / "guess" / "cases" / "001.in") + '"}'), cases=[task.cases[0]])
+    assert r.verdict is Verdict.WA, r.message
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="hiding task files from the solver needs the root sandbox")
+def test_task_loaded_as_dot_still_hides_the_tasks_beside_it(judge, public_tasks, monkeypatch):
+    from ibench.tasks.load import load_task
+
+    monkeypatch.chdir(public_tasks / "guess")
+    task = load_task(Path("."))
+    r = judge.judge(task, reader('{"' + str(public_tasks / "sibling" / "cases" / "001.in") + '"}'), cases=[task.cases[0]])
     assert r.verdict is Verdict.WA, r.message
 
 
@@ -306,7 +337,9 @@ def test_runaway_interactor_memory_is_a_judge_error(tmp_path):
 
 def test_crash_is_re_when_the_interactor_reads_a_detached_cin(tmp_path):
     """An interactor reading the solver through std::cin with sync_with_stdio(false) rejects at
-    the solver's EOF; the crash that caused the EOF is still RE (SPEC §4), not the rejection."""
+    the solver's EOF; the crash that caused the EOF is still RE (SPEC §4), not the rejection.
+    (Under the judge the transcript capture already routes cin through stdio; the header's own
+    cin.eof() check, for runs without it, is covered in test_testlib.py.)"""
     from judge_fixtures import build_guess_task
 
     from ibench.tasks.load import load_task

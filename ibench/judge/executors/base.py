@@ -7,7 +7,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, Sequence
 
 from ..results import CompileInfo
 
@@ -37,8 +37,10 @@ class Executor(Protocol):
     extensions: tuple[str, ...]
     time_factor: float  # CPU-time limit multiplier (SPEC §4: C++ and Go 1, Python and Java 2)
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
-        """Compile model-written code inside the sandbox (it may try to #include hidden files)."""
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
+                          hide: Sequence[str] = ()) -> Program:
+        """Compile model-written code inside the sandbox, with ``hide`` (the task folders) out of
+        its reach: the code may try to `#include` or `.incbin` a hidden case at compile time."""
 
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
         """Compile a task's own interactor, checker, generator or grader (``testlib_dir``: where

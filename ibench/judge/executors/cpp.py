@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Sequence
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
@@ -141,11 +142,14 @@ class CppExecutor:
         return Program(binary, CompileInfo(ok, ms, False, message))
 
     # -- untrusted: model-written code --------------------------------------------------
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
+                          hide: Sequence[str] = ()) -> Program:
         pch = self.pch_dir()
-        key = content_key("untrusted", self.identity, " ".join(self.flags + self.link_flags), source,
+        # What was hidden is part of the key: a binary built where other files were visible
+        # (they may be inside it, through #include or .incbin) is never reused here.
+        key = content_key("untrusted-hidden", self.identity, " ".join(self.flags + self.link_flags), source,
                           *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs),
-                          str(pch is not None))
+                          str(pch is not None), *sorted(hide))
         binary, meta = self.cache.lookup(key)
         if meta is not None:
             return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
@@ -179,7 +183,7 @@ class CppExecutor:
             RunRequest(solver=Path(self.compiler), argv0=self.compiler,
                        solver_args=[*flags, str(src_dir / "solution.cpp"), *extra, "-o", str(out)],
                        solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=4 * 1024 * 1024,
-                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024),
+                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024, hide=list(hide)),
             solver_stderr=stderr_file, keep_scratch=True)
         message = tail(stderr_file, MESSAGE_TAIL).replace(str(src_dir) + "/", "")
         ok = report.solver.exit_code == 0 and out.exists() and not report.setup_error

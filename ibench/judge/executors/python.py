@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
+from typing import Sequence
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
@@ -101,7 +102,8 @@ class PythonExecutor:
         raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
                          "C++ with testlib; the judge builds them with the C++ executor")
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
+                          hide: Sequence[str] = ()) -> Program:
         if extra_sources:
             return self._program(None, CompileInfo(False, 0.0, False,
                                                    "this task links the solution with a C++ grader: "
@@ -126,7 +128,7 @@ class PythonExecutor:
         report = self.sandbox.run(
             RunRequest(solver=self.interpreter, argv0=str(self.interpreter),
                        solver_args=[*FLAGS, "-c", _SYNTAX_CHECK, str(src)], cpu_ms=limit_ms,
-                       mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024),
+                       mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024, hide=list(hide)),
             solver_stderr=stderr_file, keep_scratch=True)
         p = report.solver
         if report.setup_error:

@@ -159,7 +159,7 @@ def runtime_dir() -> Path:
     mount namespace replaces with fresh tmpfs instances."""
     configured = os.environ.get("IBENCH_RUNTIME_DIR")
     if configured:
-        base = Path(configured)
+        base = Path(configured).resolve()
     elif os.geteuid() == 0:
         base = Path("/run/ibench") if Path("/run").is_dir() else Path("/var/lib/ibench")
     else:
