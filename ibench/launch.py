@@ -55,6 +55,14 @@ def load_bench(cfg: DictConfig) -> list:
 
     b = cfg.bench
     tasks = load_tasks(b.tasks_dir, ids=b.ids, difficulties=b.difficulties, categories=b.categories)
+    if b.language != "cpp":
+        # A grader-linked task links the solution with C++ code: it cannot be solved in another
+        # language, so it is left out rather than charged to the model as CE.
+        linked = [t.problem_id for t in tasks if t.grader_files]
+        if linked:
+            log.warning("bench.language=%s: left out %d grader-linked task(s) that take C++ only: %s",
+                        b.language, len(linked), ", ".join(linked))
+            tasks = [t for t in tasks if not t.grader_files]
     if b.limit is not None:
         tasks = tasks[: int(b.limit)]
     if not tasks:

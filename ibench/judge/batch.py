@@ -3,7 +3,6 @@ checker (`checker <in> <out> <ans>`), which may award points."""
 
 from __future__ import annotations
 
-import resource
 import subprocess
 from pathlib import Path
 
@@ -31,19 +30,19 @@ def compare_tokens(output: Path, answer: Path) -> Decision:
     return Decision(Verdict.OK, "ok", 1.0)
 
 
-def _address_space_cap(memory_mb: int):
-    """A preexec hook capping a trusted program's address space (None when uncapped)."""
+def _with_address_space_cap(argv: list[str], memory_mb: int) -> list[str]:
+    """The command under an address-space cap (none when ``memory_mb`` is 0). Set by a shell in
+    the child, not a preexec hook, which is unsafe in a threaded process such as a Ray worker."""
     if memory_mb <= 0:
-        return None
-    limit = memory_mb * 1024 * 1024
-    return lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        return argv
+    return ["/bin/sh", "-c", 'ulimit -v "$0" && exec "$@"', str(memory_mb * 1024), *argv]
 
 
 def run_checker(checker: Path, case: Case, output: Path, memory_mb: int = 0) -> tuple[Decision, str]:
     assert case.answer_path is not None
+    argv = [str(checker), str(case.input_path), str(output), str(case.answer_path)]
     try:
-        r = subprocess.run([str(checker), str(case.input_path), str(output), str(case.answer_path)],
-                           capture_output=True, timeout=CHECKER_TIMEOUT_S, preexec_fn=_address_space_cap(memory_mb))
+        r = subprocess.run(_with_address_space_cap(argv, memory_mb), capture_output=True, timeout=CHECKER_TIMEOUT_S)
     except subprocess.TimeoutExpired:
         return decide_checker(None, "", timed_out=True), ""
     msg = verdict_message(r.stderr[-STDERR_READ:].decode("utf-8", "replace"), MESSAGE_LIMIT)

@@ -134,11 +134,12 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) 
         return Decision(Verdict.TLE, f"stopped by the CPU-time limit of {cpu_limit_ms:.0f} ms ({r.solver.status_text})")
     if r.solver_peak_kb > mem_kb:
         return Decision(Verdict.MLE, f"peak memory {r.solver_peak_kb // 1024} MB > limit {mem_kb // 1024} MB")
-    if r.sandbox.startswith("rlimit") and _crash(r.solver) and (
+    if "cgroup" not in r.sandbox and _crash(r.solver) and (
             any(m in r.solver_stderr_tail for m in ("std::bad_alloc", "MemoryError"))
             or r.solver_peak_kb >= 0.9 * mem_kb):
-        # Without a memory cgroup the address-space limit makes allocation fail instead of the
-        # OOM killer firing: the crash that follows is the memory limit's doing.
+        # Without a memory cgroup (rlimit mode, or root on a host without one) the address-space
+        # limit makes allocation fail instead of the OOM killer firing: the crash that follows is
+        # the memory limit's doing.
         return Decision(Verdict.MLE, f"memory limit exceeded (allocation failed at {r.solver_peak_kb // 1024} MB "
                                      f"resident, limit {mem_kb // 1024} MB)")
     if r.solver.signal == SIGXFSZ:

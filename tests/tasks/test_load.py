@@ -456,3 +456,13 @@ def test_no_tests_at_all_is_reported_once(tmp_path):
     (root / "tests").mkdir()
     p = only_problem(root)
     assert p.file == root / "tests" and "no tests" in p.message
+
+
+def test_a_solution_in_a_language_the_judge_does_not_run_is_left_out(tmp_path):
+    root = make_interactive(tmp_path / "t")
+    write(root / "solutions" / "Main.java", "class Main {}\n")
+    edit_json(root / "solutions" / "expected.json", **{"Main.java": {"expected": "OK"}})
+    report = inspect_task(root)
+    assert report.problems == []
+    assert "Main.java" not in {s.path.name for s in report.task.solutions}
+    assert any(w.field == "Main.java" and "left out" in w.message for w in report.warnings)

@@ -42,7 +42,8 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
         if not file.is_file():
             c.error(path, name, f"names solutions/{name}, which does not exist; expected an existing file in solutions/")
         elif file.suffix not in SOLUTION_LANGUAGES:
-            c.error(path, name, f"is not a source file the judge can run; expected one of {choices(SOLUTION_LANGUAGES)}")
+            # Kept loadable: the task still judges the languages the judge runs.
+            c.warn(path, name, f"is not in a language the judge runs ({choices(SOLUTION_LANGUAGES)}); left out")
         if not isinstance(entry, dict):
             c.error(path, name, f"is a JSON {json_type(type(entry))}; expected an object like {{\"expected\": \"OK\", \"note\": \"...\"}}")
             continue
@@ -61,7 +62,7 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
         early = _entry_verdict(path, name, entry, c, key="expected_early_exit") if "expected_early_exit" in entry else None
         for key in set(entry) - {"expected", "expected_early_exit", "score", "note"}:
             c.warn(path, f"{name}.{key}", "unknown key, ignored")
-        if verdict is not None and file.is_file():
+        if verdict is not None and file.is_file() and file.suffix in SOLUTION_LANGUAGES:
             solutions.append(KnownSolution(path=file, expected=verdict.value,
                                            score=float(score) if score is not None else None, note=note,
                                            expected_early_exit=early.value if early is not None else None))
