@@ -70,6 +70,21 @@ def build_guess_task(root: Path) -> Path:
     return t
 
 
+# The interactor's accepting line, for tests that change what happens on a correct answer.
+ACCEPT = 'if (v == x) quitf(_ok, "guessed %d in %d queries", x, q);'
+
+
+def guess_task_with(tmp: Path, old: str, new: str):
+    """The guess task, loaded, with one piece of its interactor replaced."""
+    from ibench.tasks.load import load_task
+
+    changed = INTERACTOR.replace(old, new)
+    assert changed != INTERACTOR, f"not in the interactor: {old}"
+    root = build_guess_task(tmp)
+    (root / "interactor" / "non_adaptive.cpp").write_text(changed)
+    return load_task(root)
+
+
 def public_dir(prefix: str = "ibench-test-") -> Path:
     """A fresh folder outside /tmp whose files everyone may read. The solver gets its own empty
     /tmp, so a task under pytest's tmp_path is out of its reach whatever the judge hides: tests

@@ -230,18 +230,11 @@ def test_cli_json_and_exit_codes(guess_task, tmp_path):
 def test_interactor_closing_stdout_after_answer(tmp_path):
     """Interactors often fclose(stdout) after the final answer, then check for extra output.
     With transcripts on, stdout is a recording stream: closing it must not hang or crash."""
-    from judge_fixtures import INTERACTOR, build_guess_task
+    from judge_fixtures import ACCEPT, guess_task_with
 
-    from ibench.tasks.load import load_task
-
-    root = build_guess_task(tmp_path)
-    closing = INTERACTOR.replace(
-        'if (v == x) quitf(_ok, "guessed %d in %d queries", x, q);',
-        'if (v == x) { std::cout.flush(); fclose(stdout); '
-        'if (!ouf.seekEof()) quitf(_pe, "output after the answer"); quitf(_ok, "guessed %d in %d queries", x, q); }')
-    assert closing != INTERACTOR
-    (root / "interactor" / "non_adaptive.cpp").write_text(closing)
-    task = load_task(root)
+    task = guess_task_with(tmp_path, ACCEPT, 'if (v == x) { std::cout.flush(); fclose(stdout); '
+                           'if (!ouf.seekEof()) quitf(_pe, "output after the answer"); '
+                           'quitf(_ok, "guessed %d in %d queries", x, q); }')
     judge = Judge(JudgeSettings(all_cases=True))
     for _ in range(3):
         r = judge.judge(task, solver())
@@ -319,17 +312,11 @@ def test_task_loaded_as_dot_still_hides_the_tasks_beside_it(judge, public_tasks,
 def test_runaway_interactor_memory_is_a_judge_error(tmp_path):
     """The interactor is trusted task code, but one that allocates without bound is stopped by
     judge.interactor_memory_mb and reported as SE, never charged to the model."""
-    from judge_fixtures import INTERACTOR, build_guess_task
+    from judge_fixtures import guess_task_with
 
-    from ibench.tasks.load import load_task
-
-    root = build_guess_task(tmp_path)
-    hungry = INTERACTOR.replace("int x = inf.readInt();",
-                                "int x = inf.readInt(); std::vector<char> big(size_t(512) << 20, 1);"
-                                " if (big[12345] != 1) return 5;")
-    assert hungry != INTERACTOR
-    (root / "interactor" / "non_adaptive.cpp").write_text(hungry)
-    task = load_task(root)
+    task = guess_task_with(tmp_path, "int x = inf.readInt();",
+                           "int x = inf.readInt(); std::vector<char> big(size_t(512) << 20, 1);"
+                           " if (big[12345] != 1) return 5;")
     r = Judge(JudgeSettings(interactor_memory_mb=256)).judge(task, solver(), cases=[task.cases[0]])
     assert r.verdict is Verdict.SE, r.message
     assert r.cases[0].verdict is Verdict.SE and "interactor" in r.cases[0].message
@@ -377,21 +364,14 @@ def test_points_and_partial_credit_are_read_past_long_messages_and_debug_output(
     """testlib's `_pc(0)` exits 0 and `quitp` exits 7: the verdict is in the message, which may
     follow pages of debug output or run past the part of stderr kept for display. Neither may
     turn partial credit into Accepted."""
-    from judge_fixtures import INTERACTOR, build_guess_task
+    from judge_fixtures import ACCEPT, guess_task_with
 
-    from ibench.tasks.load import load_task
-
-    root = build_guess_task(tmp_path)
-    scoring = INTERACTOR.replace(
-        'if (v == x) quitf(_ok, "guessed %d in %d queries", x, q);',
-        'if (v == x) { for (int i = 0; i < 200; i++) fprintf(stderr, "debug line %d\\n", i);'
-        ' std::string pad(1500, \'z\');'
-        ' if (x == 777) quitp(0.5, "Ratio: 0.5 %s", pad.c_str());'
-        ' if (x == 3) quitf(_pc(0), "half right %s", pad.c_str());'
-        ' quitf(_ok, "guessed %d in %d queries", x, q); }')
-    assert scoring != INTERACTOR
-    (root / "interactor" / "non_adaptive.cpp").write_text(scoring)
-    task = load_task(root)
+    task = guess_task_with(tmp_path, ACCEPT,
+                           'if (v == x) { for (int i = 0; i < 200; i++) fprintf(stderr, "debug line %d\\n", i);'
+                           ' std::string pad(1500, \'z\');'
+                           ' if (x == 777) quitp(0.5, "Ratio: 0.5 %s", pad.c_str());'
+                           ' if (x == 3) quitf(_pc(0), "half right %s", pad.c_str());'
+                           ' quitf(_ok, "guessed %d in %d queries", x, q); }')
     judge = Judge(JudgeSettings(all_cases=True))
     r = judge.judge(task, solver(), cases=list(task.cases[:3]))  # hidden 777, 3, 1000
     got = {c.case: (c.verdict, c.score) for c in r.cases}
