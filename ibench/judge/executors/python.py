@@ -17,7 +17,7 @@ from ..settings import JudgeSettings
 from .base import CompileCache, Program, content_key
 
 MESSAGE_TAIL = 4000
-DEFAULT_INTERPRETER = "/usr/bin/python3"
+DEFAULT_INTERPRETER = JudgeSettings.python  # the setting's default: it may fall back to other system paths
 # -E: ignore PYTHON* variables, -s: no user site-packages, -B: write no .pyc next to the script.
 FLAGS = ("-E", "-s", "-B")
 # Exit 3 means "the source does not compile"; any other failure is the interpreter's or the
