@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--full", action="store_true", help="with --json: include transcripts, stderr and warnings")
     ap.add_argument("--all-cases", action="store_true", help="run every case instead of stopping at the first failure")
     ap.add_argument("--cases", type=int, default=None, help="run only the first N cases of each interactive pool")
-    ap.add_argument("--isolation", choices=("auto", "root", "rlimit"), default=None)
+    ap.add_argument("--isolation", choices=("auto", "root", "userns", "rlimit"), default=None)
     ap.add_argument("--testlib", default=None, help="path to an official testlib.h to use instead of ibench's")
     ap.add_argument("--language", default=None, help=f"one of {', '.join(EXECUTORS)} (default: from the extension)")
     args = ap.parse_args(argv)

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 from ..tasks.model import Case, Task
-from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits, hidden_task_paths
+from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits
 from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
@@ -65,7 +65,7 @@ class BatchGrader:
                        stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
                        wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
                        nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
-                       hide=hidden_task_paths(task)),
+                       binds=list(solver.binds)),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         checker_exit = ""

@@ -4,7 +4,6 @@ and the manager (the task's interactor) alone decides the verdict."""
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,13 +58,6 @@ class Limits:
     wall_ms: int
 
 
-def hidden_task_paths(task: Task) -> list[str]:
-    """The task's folder and the folder of tasks around it, resolved first (a task loaded as
-    `.` has `.` for its parent too)."""
-    root = Path(os.path.realpath(task.root))
-    return [str(root.parent), str(root)]
-
-
 def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -> Limits:
     cpu = task.cpu_time_limit_ms * time_factor
     wall = max(settings.wall_factor * cpu, cpu + settings.wall_extra_s * 1000)
@@ -96,7 +88,7 @@ class InteractiveGrader:
             nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
             interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
-            hide=hidden_task_paths(task),
+            binds=list(solver.binds),
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)

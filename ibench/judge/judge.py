@@ -8,7 +8,7 @@ from pathlib import Path
 from ..tasks.model import Case, Task
 from .batch import BatchGrader
 from .executors import CompileCache, Program, executor_class
-from .interactive import InteractiveGrader, hidden_task_paths
+from .interactive import InteractiveGrader
 from .results import CaseResult, CompileInfo, SampleResult
 from .sandbox import Sandbox
 from .sandbox.run import default_cache_dir
@@ -16,6 +16,10 @@ from .settings import JudgeSettings
 from .verdict import Verdict, most_severe
 
 BUNDLED_TESTLIB = Path(__file__).with_name("testlib")
+
+
+class IsolationError(RuntimeError):
+    """The host cannot build the box and the settings demand one."""
 
 
 class ToolError(RuntimeError):
@@ -37,8 +41,10 @@ class Judge:
     def __init__(self, settings: JudgeSettings | None = None):
         self.settings = settings or JudgeSettings()
         self.cache_dir = default_cache_dir(self.settings.cache_dir)
-        self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.hidden_paths,
-                               self.settings.pin_cpu)
+        self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.pin_cpu)
+        if self.settings.require_isolation and not self.sandbox.isolation.isolated:
+            raise IsolationError(f"judge.require_isolation=true, but this host offers only the "
+                                 f"{self.sandbox.label} sandbox: {'; '.join(self.sandbox.warnings)}")
         self.cache = CompileCache(self.cache_dir)
         self._executors: dict[str, object] = {}
         self._tools: dict[Path, Path] = {}
@@ -76,7 +82,7 @@ class Judge:
             return Program(None, CompileInfo(False, 0.0, False, "no code block"))
         extra = [p for p in task.grader_files if p.suffix in (".cpp", ".cc")]
         include = sorted({p.parent for p in task.grader_files})
-        return self.executor(language).compile_untrusted(source, extra, include, hide=hidden_task_paths(task))
+        return self.executor(language).compile_untrusted(source, extra, include)
 
     # -- cases -----------------------------------------------------------------------------
     def select_cases(self, task: Task) -> list[Case]:
@@ -182,4 +188,4 @@ class Judge:
                             subtask_scores=subtask_scores, warnings=warnings, message=message)
 
 
-__all__ = ["Judge", "ToolError"]
+__all__ = ["IsolationError", "Judge", "ToolError"]

@@ -29,8 +29,8 @@ class JudgeSettings:
     interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
     interactor_memory_mb: int = 4096  # address-space cap of interactors and checkers (0: none); hitting it is SE
     pin_cpu: bool = True  # run each judge slot's cases on one CPU (slot index modulo the allowed CPUs)
-    isolation: str = "auto"  # auto | root | rlimit  (auto picks the strongest the host offers)
-    hidden_paths: list[str] = field(default_factory=list)  # extra paths the solver must not see
+    isolation: str = "auto"  # auto | root | userns | rlimit  (auto picks the strongest the host offers)
+    require_isolation: bool = False  # refuse to judge where no allowlist box builds (rlimit mode)
 
     # Interactive case pools (SPEC §2): how many of each pool to run; None = all
     non_adaptive_cases: int | None = None
@@ -40,8 +40,8 @@ class JudgeSettings:
         """What is wrong with these settings, each naming the field (checked before a run
         starts, so a typo does not surface as a judge error on every sample)."""
         out = []
-        if self.isolation not in ("auto", "root", "rlimit"):
-            out.append(f"judge.isolation: {self.isolation!r}; expected auto, root or rlimit")
+        if self.isolation not in ("auto", "root", "userns", "rlimit"):
+            out.append(f"judge.isolation: {self.isolation!r}; expected auto, root, userns or rlimit")
         for name in ("compile_timeout_s", "wall_factor", "wall_hard_factor", "interactor_cpu_s"):
             if not getattr(self, name) > 0:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected a positive number")

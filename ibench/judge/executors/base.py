@@ -7,7 +7,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 from ..results import CompileInfo
 
@@ -22,6 +22,8 @@ class Program:
     info: CompileInfo
     interpreter: tuple[str, ...] = ()  # executable and its flags, before the script
     time_factor: float = 1.0  # the language's CPU-time factor (SPEC §4)
+    binds: tuple[tuple[str, str], ...] = ()  # what the box must hold for it to run: (host, inside)
+    script_path: str | None = None  # the script as the sandboxed interpreter sees it
 
     @property
     def command(self) -> tuple[Path, list[str]]:
@@ -29,7 +31,7 @@ class Program:
         assert self.binary is not None, "a program that did not build cannot run"
         if not self.interpreter:
             return self.binary, []
-        return Path(self.interpreter[0]), [*self.interpreter[1:], str(self.binary)]
+        return Path(self.interpreter[0]), [*self.interpreter[1:], self.script_path or str(self.binary)]
 
 
 class Executor(Protocol):
@@ -37,10 +39,9 @@ class Executor(Protocol):
     extensions: tuple[str, ...]
     time_factor: float  # CPU-time limit multiplier (SPEC §4: C++ and Go 1, Python and Java 2)
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
-                          hide: Sequence[str] = ()) -> Program:
-        """Compile model-written code inside the sandbox, with ``hide`` (the task folders) out of
-        its reach: the code may try to `#include` or `.incbin` a hidden case at compile time."""
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        """Compile model-written code inside the sandbox's box, which holds the toolchain and a
+        copy of exactly these inputs: the code may try to `#include` or `.incbin` anything."""
 
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
         """Compile a task's own interactor, checker, generator or grader (``testlib_dir``: where
@@ -48,7 +49,9 @@ class Executor(Protocol):
 
 
 class CompileCache:
-    """Binaries (and compile errors) stored under the hash of everything that determines them."""
+    """Binaries (and compile errors) stored under the hash of everything that determines them.
+    Each entry records the SHA-256 of its file; an entry whose file no longer matches is a miss
+    (and is rebuilt), so what runs is always what was built."""
 
     def __init__(self, root: Path):
         self.root = root / "bin"
@@ -60,12 +63,13 @@ class CompileCache:
 
     def lookup(self, key: str) -> tuple[Path | None, dict | None]:
         binary, meta = self._paths(key)
-        if meta.exists():
+        try:
             info = json.loads(meta.read_text())
-            if info.get("ok") and not binary.exists():
-                return None, None
-            return (binary if info.get("ok") else None), info
-        return None, None
+        except (OSError, ValueError):
+            return None, None
+        if info.get("ok") and (info.get("sha256") is None or file_digest(binary) != info["sha256"]):
+            return None, None
+        return (binary if info.get("ok") else None), info
 
     def store(self, key: str, built: Path | None, info: dict) -> Path | None:
         binary, meta = self._paths(key)
@@ -75,11 +79,23 @@ class CompileCache:
             tmp = binary.with_name(binary.name + tag)
             os.replace(built, tmp) if built.parent == tmp.parent else _copy(built, tmp)
             os.chmod(tmp, 0o755)
+            info = {**info, "sha256": file_digest(tmp)}
             os.replace(tmp, binary)
         tmp_meta = meta.with_name(meta.name + tag)
         tmp_meta.write_text(json.dumps(info))
         os.replace(tmp_meta, meta)
         return binary if built is not None else None
+
+
+def file_digest(path: Path) -> str | None:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 20):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
 
 
 def _copy(src: Path, dst: Path) -> None:

@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Sequence
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
@@ -142,57 +141,72 @@ class CppExecutor:
         return Program(binary, CompileInfo(ok, ms, False, message))
 
     # -- untrusted: model-written code --------------------------------------------------
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
-                          hide: Sequence[str] = ()) -> Program:
+    def toolchain_binds(self) -> list[tuple[str, str]]:
+        """What a compile needs in the box: /usr (compiler, binutils, headers), the top-level
+        links into it, and the compiler's own prefix where it lives elsewhere."""
+        paths = ["/usr", "/bin", "/sbin"]
+        real = os.path.realpath(self.compiler)
+        if not real.startswith("/usr/"):
+            paths.append(str(Path(real).parent.parent))
         pch = self.pch_dir()
-        # What was hidden is part of the key: a binary built where other files were visible
-        # (they may be inside it, through #include or .incbin) is never reused here.
-        key = content_key("untrusted-hidden", self.identity, " ".join(self.flags + self.link_flags), source,
-                          *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs),
-                          str(pch is not None), *sorted(hide))
+        if pch is not None:
+            paths.append(str(pch))
+        return [(p, p) for p in paths if os.path.lexists(p)]
+
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        pch = self.pch_dir()
+        # The sandbox is part of the key: a binary built where the compiler could read more (no
+        # box) is never reused by a judge that has one.
+        key = content_key("untrusted-box-v1", self.sandbox.label, self.identity,
+                          " ".join(self.flags + self.link_flags), source,
+                          *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs), str(pch is not None))
         binary, meta = self.cache.lookup(key)
         if meta is not None:
             return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
 
         t0 = time.perf_counter()
-        scratch = self.sandbox.scratch_dir()
-        # Everything the compiler may read is copied into the solver's own scratch dir: the
-        # task folders are hidden from it, so `#include "<hidden case>"` finds nothing.
-        src_dir = scratch / "src"
-        src_dir.mkdir()
-        (src_dir / "solution.cpp").write_text(source, encoding="utf-8")
+        # The compiler sees a copy of exactly its inputs (read-only, in the box at /src) and the
+        # toolchain: `#include` or `.incbin` of anything else finds nothing.
+        stage = self.sandbox.stage_dir()
+        src = stage / "solution.cpp"
+        src.write_text(source, encoding="utf-8")
         inc_args: list[str] = []
         for i, d in enumerate(include_dirs):
-            dst = scratch / f"inc{i}"
-            shutil.copytree(d, dst)
-            inc_args += ["-I", str(dst)]
+            dst = stage / f"inc{i}"
+            shutil.copytree(d, dst, symlinks=False)
+            inc_args += ["-I", self.sandbox.visible(dst)]
         extra = []
         for p in extra_sources:
-            shutil.copy(p, src_dir / p.name)
-            extra.append(str(src_dir / p.name))
-        uid = self.sandbox.slot().uid
-        if os.geteuid() == 0:
-            for root, dirs, files in os.walk(scratch):
-                for name in [*dirs, *files]:
-                    os.chown(os.path.join(root, name), uid, uid)
+            shutil.copy(p, stage / p.name)
+            extra.append(self.sandbox.visible(stage / p.name))
+        for root, dirs, files in os.walk(stage):
+            for name in dirs:
+                os.chmod(os.path.join(root, name), 0o755)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o644)
         flags = list(self.flags) + self.link_flags + (["-I", str(pch)] if pch else []) + inc_args
-        out = scratch / "solution.bin"
-        stderr_file = self.sandbox.private_dir() / "compile.stderr"
+        work = self.sandbox.private_dir()
+        out = work / "compile.out"
+        out.unlink(missing_ok=True)
+        stderr_file = work / "compile.stderr"
         limit_ms = int(self.settings.compile_timeout_s * 1000)
         report = self.sandbox.run(
             RunRequest(solver=Path(self.compiler), argv0=self.compiler,
-                       solver_args=[*flags, str(src_dir / "solution.cpp"), *extra, "-o", str(out)],
+                       solver_args=[*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
                        solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=4 * 1024 * 1024,
-                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024, hide=list(hide)),
-            solver_stderr=stderr_file, keep_scratch=True)
-        message = tail(stderr_file, MESSAGE_TAIL).replace(str(src_dir) + "/", "")
-        ok = report.solver.exit_code == 0 and out.exists() and not report.setup_error
+                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024,
+                       binds=[*self.toolchain_binds(), *self.sandbox.stage_binds(stage)],
+                       export="solution.bin", export_to=out),
+            solver_stderr=stderr_file)
+        message = tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(stage) + "/", "")
         if report.setup_error:
             raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
+        ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
         if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
             message = "compile time limit exceeded\n" + message
         elif not ok and report.oom_killed:
             message = "compiler ran out of memory\n" + message
         ms = (time.perf_counter() - t0) * 1000
         binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
+        out.unlink(missing_ok=True)
         return Program(binary, CompileInfo(ok, ms, False, message))

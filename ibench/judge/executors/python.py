@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import time
 from pathlib import Path
-from typing import Sequence
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
@@ -18,6 +17,7 @@ from .base import CompileCache, Program, content_key
 
 MESSAGE_TAIL = 4000
 DEFAULT_INTERPRETER = JudgeSettings.python  # the setting's default: it may fall back to other system paths
+SCRIPT_IN_BOX = "/prog/solution.py"
 # -E: ignore PYTHON* variables, -s: no user site-packages, -B: write no .pyc next to the script.
 FLAGS = ("-E", "-s", "-B")
 # Exit 3 means "the source does not compile"; any other failure is the interpreter's or the
@@ -53,14 +53,18 @@ def find_interpreter(configured: str) -> Path:
                        + "; install python3 (scripts/install.sh) or set judge.python")
 
 
-def _require_python3(interpreter: Path) -> None:
+def _python3_prefixes(interpreter: Path) -> list[str]:
+    """The interpreter's installation prefixes (where its standard library lives); fails unless
+    it is a Python 3."""
     try:
-        out = subprocess.run([str(interpreter), "-c", "import sys; print(sys.version_info[0])"],
-                             capture_output=True, text=True, timeout=60).stdout.strip()
+        out = subprocess.run([str(interpreter), "-E", "-s", "-c",
+                              "import sys; print(sys.version_info[0]); print(sys.prefix); print(sys.base_prefix)"],
+                             capture_output=True, text=True, timeout=60).stdout.split("\n")
     except (OSError, subprocess.TimeoutExpired) as e:
-        out = str(e)
-    if out != "3":
-        raise RuntimeError(f"judge.python: {interpreter} is not a Python 3 interpreter (it printed {out[:80]!r})")
+        out = [str(e)]
+    if out[0].strip() != "3":
+        raise RuntimeError(f"judge.python: {interpreter} is not a Python 3 interpreter (it printed {out[0][:80]!r})")
+    return sorted({p.strip() for p in out[1:3] if p.strip()})
 
 
 def _is_binary(path: Path) -> bool:
@@ -81,19 +85,25 @@ class PythonExecutor:
         self.cache = cache
         self.sandbox = sandbox
         self.interpreter = find_interpreter(settings.python)
-        _require_python3(self.interpreter)
+        prefixes = _python3_prefixes(self.interpreter)
         self.identity = f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
+        # The box holds the interpreter, its standard library and the shared libraries.
+        paths = ["/usr", "/bin", *prefixes, str(self.interpreter)]
+        self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
 
     def _program(self, script: Path | None, info: CompileInfo) -> Program:
-        return Program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), self.time_factor)
+        inside = None
+        binds = self.runtime_binds
+        if script is not None and self.sandbox.boxed:
+            inside = SCRIPT_IN_BOX
+            binds = (*binds, (str(script), inside))
+        return Program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), self.time_factor,
+                       binds=binds, script_path=inside)
 
     def _stage(self, key: str, source: str) -> Path:
         """A fresh copy in this slot's program dir, which only the judge can write: what runs is
         exactly the source that was checked, whatever ran in this slot before."""
-        d = self.sandbox.program_dir()
-        for old in d.iterdir():
-            old.unlink(missing_ok=True)
-        path = d / f"{key[:16]}.py"
+        path = self.sandbox.program_dir() / f"{key[:16]}.py"
         path.write_text(source, encoding="utf-8")
         os.chmod(path, 0o644)
         return path
@@ -102,8 +112,7 @@ class PythonExecutor:
         raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
                          "C++ with testlib; the judge builds them with the C++ executor")
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path],
-                          hide: Sequence[str] = ()) -> Program:
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
         if extra_sources:
             return self._program(None, CompileInfo(False, 0.0, False,
                                                    "this task links the solution with a C++ grader: "
@@ -115,25 +124,24 @@ class PythonExecutor:
             return self._program(script, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
 
         t0 = time.perf_counter()
-        scratch = self.sandbox.scratch_dir()
-        src = scratch / "solution.py"
+        stage = self.sandbox.stage_dir()
+        src = stage / "solution.py"
         src.write_text(source, encoding="utf-8")
-        if os.geteuid() == 0:
-            uid = self.sandbox.slot().uid
-            os.chown(src, uid, uid)
+        os.chmod(src, 0o644)
         stderr_file = self.sandbox.private_dir() / "compile.stderr"
         limit_ms = int(self.settings.compile_timeout_s * 1000)
         # compile() never runs the code, but a hostile source can still exhaust the parser
         # (deep nesting, huge literals): it is parsed in the sandbox, not in the judge.
         report = self.sandbox.run(
             RunRequest(solver=self.interpreter, argv0=str(self.interpreter),
-                       solver_args=[*FLAGS, "-c", _SYNTAX_CHECK, str(src)], cpu_ms=limit_ms,
-                       mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024, hide=list(hide)),
-            solver_stderr=stderr_file, keep_scratch=True)
+                       solver_args=[*FLAGS, "-c", _SYNTAX_CHECK, self.sandbox.visible(src)], cpu_ms=limit_ms,
+                       mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024,
+                       binds=[*self.runtime_binds, *self.sandbox.stage_binds(stage)]),
+            solver_stderr=stderr_file)
         p = report.solver
         if report.setup_error:
             raise RuntimeError(f"sandboxed syntax check could not start: {report.setup_error}")
-        message = tail(stderr_file, MESSAGE_TAIL).replace(str(src), "solution.py")
+        message = tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(src), "solution.py")
         if p.exit_code == 0:
             ok = True
         elif p.exit_code == SOURCE_REJECTED:

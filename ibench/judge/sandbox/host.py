@@ -1,13 +1,16 @@
 """Host capabilities: which isolation the judge can use here, decided once per process.
 
-Modes, strongest first:
-- ``root``: the judge runs as root; the solver runs as a per-slot unprivileged uid inside a
-  private mount namespace (task folders hidden, /proc with hidepid) and a per-slot cgroup
-  (memory limit and OOM detection, process count, exact tree CPU time), plus seccomp and rlimits.
-- ``rlimit``: no root (a typical Slurm node): rlimits (CPU, address space, stack, file size),
-  seccomp (no network, no ptrace) and the process-group/subreaper clean-up only. The solver runs
-  as the judge's own user and could read files that user can read; this is recorded as a warning
-  in every result.
+Modes, strongest first (docs/JUDGE.md has the table of what each guarantees):
+- ``root``: the judge runs as root. The solver runs in an allowlist box (fresh mount, PID, IPC,
+  network and UTS namespaces; a filesystem built from nothing out of read-only binds of what
+  its language needs) as a per-slot unprivileged uid in a per-slot cgroup (memory limit and OOM
+  detection, process count, exact tree CPU time), plus seccomp and rlimits.
+- ``userns``: no root (a typical Slurm node) but unprivileged user namespaces: the same box,
+  built through a user namespace; rlimits for memory and processes and exact rusage CPU time
+  stand in for the cgroup.
+- ``rlimit``: neither: rlimits, seccomp and process-group clean-up only. The solver could read
+  whatever the judge's user can read; every result says so, and ``judge.require_isolation``
+  refuses to judge at all.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import shutil
+import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -26,11 +31,14 @@ SLOT_UID_BASE = 61000  # solver uids: SLOT_UID_BASE + slot; no files on the host
 MAX_SLOTS = 512
 
 
+MODES = ("auto", "root", "userns", "rlimit")
+
+
 @dataclass
 class Isolation:
-    mode: str  # "root" | "rlimit"
+    mode: str  # "root" | "userns" | "rlimit"
     cgroup: str  # "v1" | "v2" | "none"
-    mountns: bool
+    box: bool  # the allowlist box (namespaces + a filesystem built from nothing)
     warnings: list[str] = field(default_factory=list)
 
     @property
@@ -38,10 +46,15 @@ class Isolation:
         parts = [self.mode]
         if self.cgroup != "none":
             parts.append(f"cgroup-{self.cgroup}")
-        if self.mountns:
-            parts.append("mountns")
+        if self.box:
+            parts.append("box")
         parts.append("seccomp")
         return "+".join(parts)
+
+    @property
+    def isolated(self) -> bool:
+        """Hidden data out of the solver's reach: what ``judge.require_isolation`` demands."""
+        return self.box
 
 
 def _v1_ok() -> bool:
@@ -88,35 +101,76 @@ def _v2_ok() -> bool:
         return False
 
 
-def _mountns_ok() -> bool:
-    try:
-        r = subprocess.run(["unshare", "--mount", "true"], capture_output=True, timeout=10)
-        return r.returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        return False
+def _box_ok(supervisor: Path, userns: bool) -> str:
+    """Build one real box around /bin/true; '' when it works, else why not."""
+    true = os.path.realpath(shutil.which("true") or "/bin/true")
+    with tempfile.TemporaryDirectory(prefix="ibench-probe-") as d:
+        args = [str(supervisor), "--solver", true, "--solver-dir", d, "--userns" if userns else "--box",
+                "--cpu-ms", "2000", "--wall-ms", "10000", "--mem-kb", str(256 * 1024)]
+        for p in runtime_binds():
+            args += ["--bind", p]
+        if userns:
+            args += ["--as-kb", str(512 * 1024)]
+        else:  # a uid no slot uses: the probe shares nothing with a judge running beside it
+            args += ["--uid", str(SLOT_UID_BASE + MAX_SLOTS), "--gid", str(SLOT_UID_BASE + MAX_SLOTS)]
+        try:
+            r = subprocess.run(args, capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return str(e)
+    kv = dict(line.partition("=")[::2] for line in r.stdout.splitlines())
+    if kv.get("setup_error"):
+        return kv["setup_error"]
+    if kv.get("solver_exit") != "0":
+        return f"the probe ended with {r.stdout.strip()!r}"
+    return ""
+
+
+def runtime_binds() -> list[str]:
+    """What every dynamically linked program needs: the loader, the shared libraries and the
+    loader's cache (top-level dirs that are symlinks, as on merged-/usr systems, stay symlinks)."""
+    paths = ["/lib", "/lib64", "/lib32", "/libx32", "/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32",
+             "/etc/ld.so.cache"]
+    return [p for p in paths if os.path.lexists(p)]
 
 
 @functools.lru_cache(maxsize=None)
-def detect_isolation(requested: str = "auto") -> Isolation:
-    """The strongest isolation available, or the one requested (``root``/``rlimit``)."""
-    if requested not in ("auto", "root", "rlimit"):
-        raise ValueError(f"judge.isolation: expected auto, root or rlimit, got {requested!r}")
+def detect_isolation(requested: str = "auto", supervisor: str = "") -> Isolation:
+    """The strongest isolation available, or the one requested (``root``/``userns``/``rlimit``).
+    ``supervisor`` is the built supervisor binary: a box is used only where one really builds."""
+    if requested not in MODES:
+        raise ValueError(f"judge.isolation: expected one of {', '.join(MODES)}, got {requested!r}")
     is_root = os.geteuid() == 0
-    if requested == "rlimit" or (requested == "auto" and not is_root):
-        iso = Isolation("rlimit", "none", False)
-        iso.warnings.append(
-            "degraded sandbox (not root): no private mount namespace, cgroup or separate uid; "
-            "the solver runs as the judge's user and could read files that user can read"
-        )
-        return iso
-    if not is_root:
+    sup = Path(supervisor) if supervisor else None
+    if requested == "rlimit":
+        return _rlimit_isolation("judge.isolation=rlimit was requested")
+    if requested == "root" and not is_root:
         raise RuntimeError("judge.isolation=root requested but the judge is not running as root")
-    cgroup = "v1" if _v1_ok() else ("v2" if _v2_ok() else "none")
-    iso = Isolation("root", cgroup, _mountns_ok())
-    if cgroup == "none":
-        iso.warnings.append("no usable cgroup: memory limit by peak RSS only, CPU time of the main process only")
-    if not iso.mountns:
-        iso.warnings.append("no mount namespace: task folders are not hidden from the solver by a mount")
+    if requested == "userns" and is_root:
+        raise RuntimeError("judge.isolation=userns is the box for a judge without root; as root the judge uses "
+                           "isolation=root (the same box, plus a per-slot uid and cgroup)")
+    if is_root:
+        cgroup = "v1" if _v1_ok() else ("v2" if _v2_ok() else "none")
+        why = _box_ok(sup, userns=False) if sup else "no supervisor to probe with"
+        iso = Isolation("root", cgroup, not why)
+        if cgroup == "none":
+            iso.warnings.append("no usable cgroup: memory limit by peak RSS only, CPU time of the main process only")
+        if why:
+            iso.warnings.append(f"no allowlist box on this host ({why}): the solver could read files its slot "
+                                "user can read (judge.require_isolation=true refuses this)")
+        return iso
+    why = _box_ok(sup, userns=True) if sup else "no supervisor to probe with"
+    if not why:
+        return Isolation("userns", "none", True)
+    if requested == "userns":
+        raise RuntimeError(f"judge.isolation=userns requested but no user-namespace box builds here: {why}")
+    return _rlimit_isolation(f"not root, and no user-namespace box builds here ({why})")
+
+
+def _rlimit_isolation(reason: str) -> Isolation:
+    iso = Isolation("rlimit", "none", False)
+    iso.warnings.append(
+        f"degraded sandbox: {reason}; no namespaces, cgroup or separate uid: the solver runs as the "
+        "judge's user and could read files that user can read (judge.require_isolation=true refuses this)")
     return iso
 
 
@@ -131,8 +185,8 @@ class Slot:
 
     index: int
     uid: int
-    work: Path  # root-only: interactor files, tout, stderr captures
-    scratch: Path  # the solver's working directory, owned by the slot uid
+    work: Path  # the judge's own: interactor files, tout, stderr captures, staged inputs
+    scratch: Path  # in a box only a mount point; without one the solver's working directory
     cg_mem: str | None = None
     cg_pids: str | None = None
     cg_cpu: str | None = None
@@ -168,6 +222,19 @@ def runtime_dir() -> Path:
     return base
 
 
+def _own(d: Path) -> None:
+    """A slot dir as the judge's own, whatever an earlier run left there: a directory (not a
+    link) owned by the judge's user, mode 0700, so no solver of any slot can write it."""
+    st = os.lstat(d)
+    if stat.S_ISDIR(st.st_mode) and st.st_uid != os.geteuid() and os.geteuid() == 0:
+        os.chown(d, 0, 0, follow_symlinks=False)  # a boxless run's scratch dir, back to the judge
+        st = os.lstat(d)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+        raise RuntimeError(f"judge slot dir {d} is not a directory owned by the judge's user; remove it")
+    if st.st_mode & 0o7777 != 0o700:
+        os.chmod(d, 0o700)
+
+
 def acquire_slot(iso: Isolation) -> Slot:
     global _SLOT
     if _SLOT is not None and _SLOT.work.exists():
@@ -187,8 +254,11 @@ def acquire_slot(iso: Isolation) -> Slot:
                     base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd)
         slot.work.mkdir(mode=0o700, exist_ok=True)
         slot.scratch.mkdir(mode=0o700, exist_ok=True)
+        _own(slot.work)
+        _own(slot.scratch)
+        if iso.mode == "root" and not iso.box:
+            os.chown(slot.scratch, slot.uid, slot.uid)  # boxless, the solver works in it
         if iso.mode == "root":
-            os.chown(slot.scratch, slot.uid, slot.uid)
             if iso.cgroup == "v1":
                 for ctl, attr in (("memory", "cg_mem"), ("pids", "cg_pids"), ("cpuacct", "cg_cpu")):
                     d = CGROUP_V1 / ctl / "ibench" / f"slot{i}"

@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .host import Isolation, Slot, acquire_slot, detect_isolation
+from .host import Isolation, Slot, acquire_slot, detect_isolation, runtime_binds
 
 SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
 
@@ -61,7 +62,11 @@ class RunRequest:
     fsize_kb: int = 65536
     interactor_cpu_ms: int = 20000
     interactor_as_kb: int = 0  # the interactor's address-space cap; 0: none
-    hide: list[str] = field(default_factory=list)
+    # In a box: host paths bound read-only (host, inside), on top of the loader and libraries
+    binds: list[tuple[str, str]] = field(default_factory=list)
+    export: str | None = None  # a file of the solver's working dir to hand back (a compiler's output)
+    export_to: Path | None = None  # where the judge receives it; must not exist yet
+    box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)
     address_space_kb: int | None = None  # only where no cgroup limits memory
 
 
@@ -160,11 +165,12 @@ def parse_report(text: str, sandbox: str) -> RunReport:
 class Sandbox:
     """Runs cases in this process's slot with the strongest isolation the host offers."""
 
-    def __init__(self, cache_dir: Path, isolation: str = "auto", hidden_paths: list[str] | None = None,
-                 pin_cpu: bool = True):
-        self.isolation: Isolation = detect_isolation(isolation)
+    BOX_WORKDIR = "/box"  # the solver's working dir inside the box
+    BOX_STAGE = "/src"  # where the box sees the judge's staged inputs (sources, headers)
+
+    def __init__(self, cache_dir: Path, isolation: str = "auto", pin_cpu: bool = True):
         self.supervisor = build_supervisor(cache_dir)
-        self.hidden_paths = list(hidden_paths or [])
+        self.isolation: Isolation = detect_isolation(isolation, str(self.supervisor))
         self.pin_cpu = pin_cpu
         self._server: subprocess.Popen | None = None
         self._server_owner = 0
@@ -188,39 +194,64 @@ class Sandbox:
     def warnings(self) -> list[str]:
         return list(self.isolation.warnings)
 
+    @property
+    def boxed(self) -> bool:
+        return self.isolation.box
+
     def slot(self) -> Slot:
         return acquire_slot(self.isolation)
 
     def private_dir(self) -> Path:
-        """A root-only directory of this slot for the trusted side's files (tout, stderr)."""
+        """This slot's directory for the trusted side's files (tout, stderr): the judge's own."""
         return self.slot().work
 
-    def program_dir(self) -> Path:
-        """This slot's directory for programs the solver runs from but must not change (a
-        staged script): the solver's user may read it, only the judge may write it."""
-        d = self.slot().work.with_name(self.slot().work.name + "-prog")
-        d.mkdir(mode=0o755, exist_ok=True)
+    def _judge_dir(self, suffix: str) -> Path:
+        """A fresh directory of this slot that the judge alone writes and the solver may read:
+        removed (never following a link) and re-created on every call."""
+        d = self.slot().work.with_name(self.slot().work.name + suffix)
+        if os.path.lexists(d):
+            _remove_tree(d)
+        d.mkdir(mode=0o755)
         os.chmod(d, 0o755)
         return d
 
+    def program_dir(self) -> Path:
+        """A fresh dir for a program the solver runs from but must not change (a staged script)."""
+        return self._judge_dir("-prog")
+
+    def stage_dir(self) -> Path:
+        """A fresh dir for what a sandboxed compile reads (the source, a grader, its headers)."""
+        return self._judge_dir("-stage")
+
+    def visible(self, host_path: Path) -> str:
+        """Where the solver sees a path of the stage dir: in a box at BOX_STAGE, else as it is."""
+        if not self.boxed:
+            return str(host_path)
+        rel = Path(host_path).relative_to(self.slot().work.with_name(self.slot().work.name + "-stage"))
+        return str(Path(self.BOX_STAGE) / rel)
+
+    def stage_binds(self, stage: Path) -> list[tuple[str, str]]:
+        return [(str(stage), self.BOX_STAGE)] if self.boxed else []
+
+    @property
+    def workdir(self) -> str:
+        """The solver's working directory as the solver sees it."""
+        return self.BOX_WORKDIR if self.boxed else str(self.slot().scratch)
+
     def scratch_dir(self) -> Path:
-        """The solver's working directory, emptied before every run."""
+        """The host side of the solver's working directory. In a box it is only the mount point
+        the box is built on and stays empty; without one it is emptied before every run."""
         d = self.slot().scratch
-        for entry in os.scandir(d):
-            if entry.is_dir(follow_symlinks=False):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(entry.path)
-                except OSError:
-                    pass
+        if not self.boxed:
+            for entry in os.scandir(d):
+                _remove_tree(Path(entry.path))
         return d
 
     def run(self, req: RunRequest, solver_stderr: Path | None = None,
             interactor_stderr: Path | None = None, keep_scratch: bool = False) -> RunReport:
-        """Run one execution; the scratch dir is emptied first unless the caller filled it.
-        Every path is made absolute: the slot's supervisor server keeps the working directory
-        it was started in, which need not be this process's any more."""
+        """Run one execution; without a box the scratch dir is emptied first unless the caller
+        filled it. Every path is made absolute: the slot's supervisor server keeps the working
+        directory it was started in, which need not be this process's any more."""
         slot = self.slot()
         iso = self.isolation
         scratch = slot.scratch if keep_scratch else self.scratch_dir()
@@ -252,18 +283,21 @@ class Sandbox:
                 args += ["--stdin", _abs(req.stdin)]
             if req.stdout is not None:
                 args += ["--stdout", _abs(req.stdout)]
+        if iso.box:
+            args += ["--userns" if iso.mode == "userns" else "--box", "--workdir", self.BOX_WORKDIR]
+            if req.box_kb:
+                args += ["--box-kb", str(req.box_kb)]
+            binds = [(p, p) for p in runtime_binds()] + [(_abs(h), inside) for h, inside in req.binds]
+            for host, inside in dict.fromkeys(binds):
+                args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
+        if req.export is not None and req.export_to is not None:
+            args += ["--export", req.export, "--export-to", _abs(req.export_to)]
         if iso.mode == "root":
             args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
             for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
                               ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
                 if val:
                     args += [name, val]
-            if iso.mountns:
-                args.append("--mountns")
-                # Resolved here: the solver's mounts are made after it changed into its scratch
-                # dir, where a relative path would name nothing and hide nothing.
-                for h in dict.fromkeys(os.path.realpath(p) for p in [*self.hidden_paths, *req.hide]):
-                    args += ["--hide", h]
         if iso.cgroup == "none":
             # Without a memory cgroup the address-space rlimit is the only hard memory cap.
             as_kb = req.address_space_kb or (req.mem_kb + 65536)
@@ -312,6 +346,37 @@ class Sandbox:
 
 def _abs(path: str | Path) -> str:
     return os.path.abspath(path)
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a file or a whole tree without following links and without recursion, so neither
+    a planted symlink nor a tree thousands of levels deep can turn clean-up against the judge."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if not stat.S_ISDIR(st.st_mode):
+        os.unlink(path)
+        return
+    stack = [Path(path)]
+    while stack:
+        d = stack[-1]
+        try:
+            os.chmod(d, 0o700)  # a dir (checked without following links) the judge created
+        except OSError:
+            pass
+        children = []
+        with os.scandir(d) as it:
+            for e in it:
+                if e.is_dir(follow_symlinks=False):
+                    children.append(Path(e.path))
+                else:
+                    os.unlink(e.path)
+        if children:
+            stack.extend(children)
+        else:
+            os.rmdir(d)
+            stack.pop()
 
 
 def default_cache_dir(configured: str | None = None) -> Path:

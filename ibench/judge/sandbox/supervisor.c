@@ -10,11 +10,22 @@
  * It decides nothing about verdicts: it measures and reports. ibench/judge/verdict.py decides.
  *
  * Isolation (each optional, chosen by the caller from what the host offers):
+ *   --box                the solver runs in an allowlist box built from nothing for this case:
+ *                        fresh mount, PID, IPC, network and UTS namespaces; a root filesystem
+ *                        that is an empty read-only tmpfs holding only the --bind paths
+ *                        (read-only), a minimal /dev, /proc of its own PID namespace, and
+ *                        size-capped private tmpfs instances for its working dir and /tmp.
+ *                        Nothing written inside survives the case.
+ *   --userns             build the box through an unprivileged user namespace (judge not root)
  *   --uid/--gid          run the solver as an unprivileged user (judge running as root)
- *   --mountns            private mount namespace: tmpfs over --hide paths, /proc with hidepid
  *   --cg-mem/--cg-pids/--cg-cpu   cgroup v1 slot directories (or one v2 dir in --cg-v2)
- *   seccomp (always)     no sockets except AF_UNIX, no ptrace / process_vm_*
+ *   seccomp (always)     no sockets except AF_UNIX, no ptrace / process_vm_*, no io_uring,
+ *                        keyrings, bpf, perf, mounts, new namespaces or affinity changes
  *   rlimits (always)     CPU, stack = memory limit, file size, core 0, processes
+ * In a box the solver's parent is a small init (PID 1 of the box) that reaps it, hands its wait
+ * status and rusage to the supervisor through a pipe, copies the one file the caller asked to
+ * --export (a compiler's output) into a descriptor the supervisor opened, and exits: its exit
+ * ends every process of the box.
  * Every descendant ends with the case: the supervisor is a child subreaper and kills what is
  * left of the solver's process group, its cgroup and its own children before it exits.
  */
@@ -38,6 +49,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
@@ -64,8 +76,6 @@ struct options {
     int n_inter_args;
     const char *inter_env[MAX_LIST];
     int n_inter_env;
-    const char *hide[MAX_LIST];
-    int n_hide;
     const char *argv0;
     const char *solver_args[MAX_LIST];
     int n_solver_args;
@@ -74,12 +84,19 @@ struct options {
     long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, inter_as_kb, as_kb;
     long uid, gid;
     long wall_hard_ms;
-    int mountns;
+    int box, userns;
+    const char *bind_src[MAX_LIST], *bind_dst[MAX_LIST];
+    int n_bind;
+    const char *workdir;        /* the solver's working dir inside the box */
+    const char *export_name;    /* a file of the working dir handed back after the run */
+    const char *export_to;      /* where: created here, never followed if it exists */
+    long box_kb;                /* size of each writable tmpfs of the box */
+    long outer_uid, outer_gid;  /* the judge's ids, mapped into a user namespace */
     const char *cg_mem, *cg_pids, *cg_cpu, *cg_v2;
 };
 static const struct options DEFAULTS = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000,
                                         .nproc = 16, .fsize_kb = 65536, .inter_cpu_ms = 20000, .uid = -1,
-                                        .gid = -1};
+                                        .gid = -1, .workdir = "/box"};
 static struct options opt;
 static int server_mode;
 
@@ -160,31 +177,71 @@ static void kill_cgroup(const char *dir) {
 #define IB_AUDIT_ARCH AUDIT_ARCH_AARCH64
 #endif
 
+/* Syscalls the solver never needs and that reach past its box: debugging other processes,
+ * asynchronous I/O that bypasses this filter (io_uring opens sockets), kernel keyrings (state
+ * that outlives the case), bpf and perf, mounts and new namespaces, and CPU affinity (the slot's
+ * pinned CPU is part of the measurement). Each returns EPERM. */
+static const int DENIED[] = {
+    __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev,
+#ifdef __NR_io_uring_setup
+    __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register,
+#endif
+    __NR_keyctl, __NR_add_key, __NR_request_key, __NR_bpf, __NR_perf_event_open,
+    __NR_unshare, __NR_setns, __NR_mount, __NR_umount2, __NR_pivot_root, __NR_chroot,
+#ifdef __NR_open_tree
+    __NR_open_tree, __NR_move_mount, __NR_fsopen, __NR_fsconfig, __NR_fsmount, __NR_fspick,
+#endif
+#ifdef __NR_mount_setattr
+    __NR_mount_setattr,
+#endif
+    __NR_sched_setaffinity, __NR_userfaultfd, __NR_name_to_handle_at, __NR_open_by_handle_at,
+    __NR_kexec_load, __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_acct,
+    __NR_swapon, __NR_swapoff, __NR_reboot, __NR_quotactl,
+};
+/* clone() flags that create namespaces (CLONE_NEWTIME shares its bit with the exit signal in
+ * clone() and is only valid for unshare/clone3, both refused). */
+#define NS_CLONE_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
+                        CLONE_NEWPID | CLONE_NEWNET)
+
 static int install_seccomp(void) {
 #ifdef IB_AUDIT_ARCH
-    struct sock_filter f[] = {
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IB_AUDIT_ARCH, 1, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+    struct sock_filter f[160];
+    unsigned n = 0;
+#define EMIT(x) (f[n++] = (struct sock_filter)x)
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IB_AUDIT_ARCH, 1, 0));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)));
 #if defined(__x86_64__)
-        /* x32 syscall numbers would bypass the checks below */
-        BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+    /* x32 syscall numbers would bypass the checks below */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
 #endif
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ptrace, 4, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_readv, 3, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_process_vm_writev, 2, 0),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 2, 0),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-        /* socket(domain, ...): only AF_UNIX */
-        BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-        BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES),
-    };
-    struct sock_fprog prog = {.len = sizeof f / sizeof f[0], .filter = f};
+    for (size_t i = 0; i < sizeof DENIED / sizeof DENIED[0]; i++) {
+        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)DENIED[i], 0, 1));
+        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    }
+    /* clone3 passes its flags in memory a filter cannot read: ENOSYS, so libc falls back to
+     * clone(), whose flags it can. */
+#ifdef __NR_clone3
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone3, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS));
+#endif
+    /* clone(flags, ...): threads and processes, not namespaces */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_clone, 0, 4));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NS_CLONE_FLAGS, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    /* socket(domain, ...): only AF_UNIX */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+#undef EMIT
+    struct sock_fprog prog = {.len = (unsigned short)n, .filter = f};
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog);
 #else
     return 0;
@@ -204,62 +261,175 @@ static void child_fail(int errfd, const char *what) {
     _exit(127);
 }
 
-static void hide_paths(int errfd) {
-    if (unshare(CLONE_NEWNS) < 0) child_fail(errfd, "unshare(CLONE_NEWNS)");
-    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) child_fail(errfd, "mount private");
-    for (int i = 0; i < opt.n_hide; i++) {
-        struct stat st;
-        /* Relative to the solver's scratch dir a path would hide the wrong thing, or nothing. */
-        if (opt.hide[i][0] != '/') child_fail(errfd, "hide path is not absolute");
-        if (stat(opt.hide[i], &st) < 0) continue;
-        int rc;
-        if (S_ISDIR(st.st_mode))
-            rc = mount("ibench-hidden", opt.hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
-                       "size=4k,mode=0");
-        else
-            rc = mount("/dev/null", opt.hide[i], NULL, MS_BIND, NULL);
-        if (rc < 0) child_fail(errfd, "hide path");
-    }
-    /* Fresh, small temp dirs: nothing left by another case can be read, nothing left here
-     * outlives this one. */
-    const char *tmps[] = {"/tmp", "/var/tmp", "/dev/shm"};
-    char tmpopt[64];
-    snprintf(tmpopt, sizeof tmpopt, "size=%ldk,mode=1777", opt.fsize_kb);
-    for (int i = 0; i < 3; i++) {
-        struct stat st;
-        if (stat(tmps[i], &st) == 0 && S_ISDIR(st.st_mode) &&
-            mount("ibench-tmp", tmps[i], "tmpfs", MS_NOSUID | MS_NODEV, tmpopt) < 0)
-            child_fail(errfd, "mount tmpfs");
-    }
-    /* A proc instance of our own where other users' processes are invisible: the solver cannot
-     * read the interactor's cmdline, fds or cwd. */
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible") < 0 &&
-        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2") < 0)
-        child_fail(errfd, "mount /proc hidepid");
-}
-
 static void join_cgroups(int errfd) {
-    char pid[32];
-    snprintf(pid, sizeof pid, "%d", getpid());
+    /* "0" is the writer itself: inside a box the solver's own PID namespace would make getpid()
+     * name another process of the host. */
     const char *dirs[] = {opt.cg_mem, opt.cg_pids, opt.cg_cpu, opt.cg_v2};
     for (int i = 0; i < 4; i++)
-        if (dirs[i] && write_file(dirs[i], "cgroup.procs", pid) < 0) child_fail(errfd, "join cgroup");
+        if (dirs[i] && write_file(dirs[i], "cgroup.procs", "0") < 0) child_fail(errfd, "join cgroup");
 }
 
-static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe) {
-    pid_t pid = fork();
-    if (pid < 0) die("fork solver");
-    if (pid > 0) return pid;
+/* ---- the box ---- */
+static void mkdirs(const char *path, mode_t mode) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        mkdir(buf, mode);
+        *p = '/';
+    }
+    mkdir(buf, mode);
+}
 
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    setpgid(0, 0);
-    join_cgroups(errpipe);
-    /* chdir before the mounts: the scratch dir may sit under a path that gets covered */
-    if (opt.solver_dir && chdir(opt.solver_dir) < 0) child_fail(errpipe, "chdir solver dir");
-    if (opt.mountns) hide_paths(errpipe);
+static void touch(const char *path) {
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) { *slash = 0; mkdirs(dir, 0755); }
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd >= 0) close(fd);
+}
 
+static void write_proc(int errfd, const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) child_fail(errfd, path);
+    close(fd);
+}
+
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+struct mount_attr { uint64_t attr_set, attr_clr, propagation, userns_fd; };
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* Read-only, no setuid, no devices, for the whole bound tree. mount_setattr does it for every
+ * submount at once; older kernels get a remount of the top mount that keeps the flags a user
+ * namespace may not drop (they are locked). */
+static int make_readonly(const char *path) {
+#ifdef __NR_mount_setattr
+    struct mount_attr attr = {.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV};
+    if (syscall(__NR_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &attr, sizeof attr) == 0) return 0;
+#endif
+    struct statvfs sv;
+    unsigned long keep = 0;
+    if (statvfs(path, &sv) == 0) {
+        if (sv.f_flag & ST_NOEXEC) keep |= MS_NOEXEC;
+        if (sv.f_flag & ST_NOATIME) keep |= MS_NOATIME;
+        if (sv.f_flag & ST_NODIRATIME) keep |= MS_NODIRATIME;
+        if (sv.f_flag & ST_RELATIME) keep |= MS_RELATIME;
+    }
+    return mount(NULL, path, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | keep, NULL);
+}
+
+/* One allowlisted host path (seen at /oldroot) at `dst` of the new root: a symlink is recreated
+ * as the same symlink, a directory or file is bound read-only; a missing one is skipped. */
+static void bind_into(int errfd, const char *src, const char *dst) {
+    char host[4096], target[4096];
+    snprintf(host, sizeof host, "/oldroot%s", src);
+    snprintf(target, sizeof target, "/newroot%s", dst);
+    struct stat st;
+    if (lstat(host, &st) < 0) return;
+    if (S_ISLNK(st.st_mode)) {
+        char link[4096];
+        ssize_t n = readlink(host, link, sizeof link - 1);
+        if (n <= 0) return;
+        link[n] = 0;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", target);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir) { *slash = 0; mkdirs(dir, 0755); }
+        if (symlink(link, target) < 0 && errno != EEXIST) child_fail(errfd, "box symlink");
+        return;
+    }
+    if (S_ISDIR(st.st_mode)) mkdirs(target, 0755);
+    else touch(target);
+    if (mount(host, target, NULL, MS_BIND | MS_REC, NULL) < 0) child_fail(errfd, "box bind");
+    if (make_readonly(target) < 0) child_fail(errfd, "box bind read-only");
+}
+
+static void box_tmpfs(int errfd, const char *path, const char *opts) {
+    mkdirs(path, 0755);
+    if (mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) child_fail(errfd, "box tmpfs");
+}
+
+/* Build the solver's filesystem from nothing (run by the box's init, inside its namespaces). */
+static void build_box(int errfd) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) child_fail(errfd, "mount private");
+    /* A scaffold tmpfs on the (judge-owned) scratch dir becomes the root for a moment, so the
+     * host stays reachable at /oldroot while the new root is assembled at /newroot. */
+    if (mount("ibench-box", opt.solver_dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755") < 0)
+        child_fail(errfd, "box scaffold");
+    char put_old[4096];
+    snprintf(put_old, sizeof put_old, "%s/oldroot", opt.solver_dir);
+    mkdir(put_old, 0755);
+    if (syscall(SYS_pivot_root, opt.solver_dir, put_old) < 0) child_fail(errfd, "pivot_root");
+    if (chdir("/") < 0) child_fail(errfd, "chdir /");
+    box_tmpfs(errfd, "/newroot", "size=256k,mode=0755");
+
+    char o[128], path[4096];
+    /* writable, size-capped, private: the working dir (the solver's own) and /tmp */
+    snprintf(o, sizeof o, "size=%ldk,mode=1777", opt.box_kb);
+    box_tmpfs(errfd, "/newroot/tmp", o);
+    snprintf(path, sizeof path, "/newroot%s", opt.workdir);
+    long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
+    snprintf(o, sizeof o, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
+    box_tmpfs(errfd, path, o);
+
+    /* /dev: the few devices a program may open, the descriptor links, a POSIX shm dir */
+    box_tmpfs(errfd, "/newroot/dev", "size=64k,mode=0755");
+    const char *devs[] = {"null", "zero", "full", "random", "urandom"};
+    for (int i = 0; i < 5; i++) {
+        char host[64], dst[64];
+        snprintf(host, sizeof host, "/oldroot/dev/%s", devs[i]);
+        snprintf(dst, sizeof dst, "/newroot/dev/%s", devs[i]);
+        touch(dst);
+        if (mount(host, dst, NULL, MS_BIND, NULL) < 0) child_fail(errfd, "box /dev");
+    }
+    symlink("/proc/self/fd", "/newroot/dev/fd");
+    symlink("/proc/self/fd/0", "/newroot/dev/stdin");
+    symlink("/proc/self/fd/1", "/newroot/dev/stdout");
+    symlink("/proc/self/fd/2", "/newroot/dev/stderr");
+    snprintf(o, sizeof o, "size=%ldk,mode=1777", opt.box_kb);
+    box_tmpfs(errfd, "/newroot/dev/shm", o);
+
+    /* /proc of this PID namespace: the solver and its own children, nothing else */
+    mkdir("/newroot/proc", 0555);
+    if (mount("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+        child_fail(errfd, "box /proc");
+
+    for (int i = 0; i < opt.n_bind; i++) bind_into(errfd, opt.bind_src[i], opt.bind_dst[i]);
+
+    if (umount2("/oldroot", MNT_DETACH) < 0) child_fail(errfd, "detach host root");
+    rmdir("/oldroot");
+    if (mount(NULL, "/newroot/dev", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID, "size=64k,mode=0755") < 0)
+        child_fail(errfd, "box /dev read-only");
+    if (mount(NULL, "/newroot", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=256k,mode=0755") < 0)
+        child_fail(errfd, "box root read-only");
+    if (chdir("/newroot") < 0 || syscall(SYS_pivot_root, ".", ".") < 0) child_fail(errfd, "pivot into box");
+    if (umount2(".", MNT_DETACH) < 0) child_fail(errfd, "detach scaffold");
+    if (chdir(opt.workdir) < 0) child_fail(errfd, "chdir box workdir");
+}
+
+/* What the box's init hands back about the solver. */
+struct box_record {
+    int status;
+    struct rusage ru;
+    long end_us;
+};
+
+static void clear_capabilities(void) {
+    struct { uint32_t version; int pid; } hdr = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
+    struct { uint32_t effective, permitted, inheritable; } data[2] = {{0, 0, 0}, {0, 0, 0}};
+    syscall(SYS_capset, &hdr, data);
+}
+
+/* The solver's last steps before exec, the same with or without a box. */
+static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe) {
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(errpipe, "dup2");
 
     rlim_t cpu_s = (rlim_t)((opt.cpu_ms + 999) / 1000 + 1);
@@ -269,15 +439,23 @@ static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int err
     set_limit(RLIMIT_CORE, 0, 0);
     set_limit(RLIMIT_NOFILE, 256, 256);
     set_limit(RLIMIT_MEMLOCK, 0, 0);
+    set_limit(RLIMIT_MSGQUEUE, 0, 0);
     if (opt.as_kb > 0) set_limit(RLIMIT_AS, (rlim_t)opt.as_kb * 1024, (rlim_t)opt.as_kb * 1024);
-    if (opt.uid >= 0) set_limit(RLIMIT_NPROC, (rlim_t)opt.nproc, (rlim_t)opt.nproc);
+    /* Counted per uid: the slot's own uid as root, the box's fresh user namespace without root.
+     * Where neither holds, the judge's other processes would count too. */
+    if (opt.uid >= 0 || opt.userns) set_limit(RLIMIT_NPROC, (rlim_t)opt.nproc, (rlim_t)opt.nproc);
 
+    /* In a box no capability survives: none in the bounding set (needs CAP_SETPCAP, so before
+     * setuid), none held after it (a user namespace's init holds all of them in its namespace). */
+    if (opt.box)
+        for (int cap = 0; cap < 64; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
     if (opt.gid >= 0) {
         if (setgroups(0, NULL) < 0) child_fail(errpipe, "setgroups");
         if (setresgid((gid_t)opt.gid, (gid_t)opt.gid, (gid_t)opt.gid) < 0) child_fail(errpipe, "setgid");
     }
     if (opt.uid >= 0 && setresuid((uid_t)opt.uid, (uid_t)opt.uid, (uid_t)opt.uid) < 0)
         child_fail(errpipe, "setuid");
+    if (opt.box) clear_capabilities();
     prctl(PR_SET_PDEATHSIG, SIGKILL);  /* after setuid: a credential change clears it */
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) child_fail(errpipe, "no_new_privs");
     if (install_seccomp() < 0) child_fail(errpipe, "seccomp");
@@ -294,7 +472,7 @@ static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int err
     argv[a++] = opt.argv0 ? opt.argv0 : "solution";
     for (int i = 0; i < opt.n_solver_args; i++) argv[a++] = opt.solver_args[i];
     argv[a] = NULL;
-    const char *envp[MAX_LIST + 3];
+    const char *envp[MAX_LIST + 4];
     int e = 0;
     envp[e++] = "PATH=/usr/local/bin:/usr/bin:/bin";
     envp[e++] = "LANG=C";
@@ -302,6 +480,98 @@ static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int err
     envp[e] = NULL;
     syscall(SYS_execveat, exe_fd, "", argv, envp, AT_EMPTY_PATH);
     child_fail(errpipe, "exec solver");
+}
+
+/* Copy the exported file of the working dir (never a link, a FIFO or a device) out. */
+static void export_file(int dirfd, int out_fd) {
+    int in = openat(dirfd, opt.export_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0) return;
+    struct stat st;
+    if (fstat(in, &st) == 0 && S_ISREG(st.st_mode)) {
+        char buf[1 << 16];
+        long long left = (long long)opt.box_kb * 1024;
+        ssize_t n;
+        while (left > 0 && (n = read(in, buf, sizeof buf)) > 0) {
+            if (write(out_fd, buf, (size_t)n) != n) break;
+            left -= n;
+        }
+    }
+    close(in);
+}
+
+/* The box's init: PID 1 of the solver's namespaces. The solver is its child, not itself, so the
+ * solver keeps the signal semantics of any process (an init ignores SIGPIPE it did not ask for). */
+static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+    if (opt.userns) {
+        char map[64];
+        write_proc(errpipe, "/proc/self/setgroups", "deny");
+        snprintf(map, sizeof map, "%ld %ld 1\n", opt.outer_uid, opt.outer_uid);
+        write_proc(errpipe, "/proc/self/uid_map", map);
+        snprintf(map, sizeof map, "%ld %ld 1\n", opt.outer_gid, opt.outer_gid);
+        write_proc(errpipe, "/proc/self/gid_map", map);
+    }
+    join_cgroups(errpipe);
+    build_box(errpipe);
+    sethostname("ibench", 6);
+    prctl(PR_SET_DUMPABLE, 0);  /* the solver shares the init's uid without root: no /proc/1/mem */
+
+    pid_t pid = fork();
+    if (pid < 0) child_fail(errpipe, "fork solver in box");
+    if (pid == 0) {
+        setpgid(0, 0);
+        exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
+    }
+    /* Keep only the record pipe, the export descriptor and the working dir: a copy of the
+     * solver's pipes held here would hide the solver's end of output from the interactor. */
+    int dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int fd = 0; fd < 1024; fd++)
+        if (fd != record_fd && fd != export_fd && fd != dirfd) close(fd);
+    struct box_record rec = {0};
+    for (;;) {
+        int st;
+        struct rusage ru;
+        pid_t p = wait4(-1, &st, 0, &ru);
+        if (p < 0 && errno == EINTR) continue;
+        if (p < 0) _exit(126);
+        if (p == pid) {
+            rec.status = st;
+            rec.ru = ru;
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            rec.end_us = ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+            break;
+        }
+    }
+    kill(-1, SIGKILL);  /* whatever the solver left running in the box */
+    if (export_fd >= 0 && opt.export_name) {
+        while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
+        export_file(dirfd, export_fd);
+    }
+    (void)!write(record_fd, &rec, sizeof rec);
+    _exit(0);
+}
+
+static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+    pid_t pid;
+    if (opt.box) {
+        long flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS | SIGCHLD;
+        if (opt.userns) flags |= CLONE_NEWUSER;
+        pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+    } else {
+        pid = fork();
+    }
+    if (pid < 0) die(opt.box ? "clone box" : "fork solver");
+    if (pid > 0) return pid;
+
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (opt.box) box_init(in_fd, out_fd, err_fd, exe_fd, errpipe, record_fd, export_fd);
+    join_cgroups(errpipe);
+    if (opt.solver_dir && chdir(opt.solver_dir) < 0) child_fail(errpipe, "chdir solver dir");
+    exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
     return -1;
 }
 
@@ -347,6 +617,7 @@ struct proc {
     struct rusage ru;
     long end_us;
     int killed;  /* 0 no; 1 by judge after the interactor's verdict; 2 grace; 3 wall */
+    pid_t inner;  /* in a box: the solver itself (pid is the box's init) */
 };
 
 static const char *kill_reason(int k) {
@@ -434,6 +705,40 @@ static int group_runnable(pid_t main_pid, const char *cgdir) {
         return 0;
     }
     return proc_state(main_pid) == 'R';
+}
+
+/* The solver's own pid on the host: in a box, the first child of the box's init. */
+static pid_t solver_pid(struct proc *s) {
+    if (!opt.box) return s->pid;
+    if (s->inner <= 0 && !s->done) {
+        char path[96], buf[256];
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", s->pid, s->pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n > 0) {
+            buf[n] = 0;
+            s->inner = (pid_t)strtol(buf, NULL, 10);
+        }
+    }
+    return s->inner > 0 ? s->inner : s->pid;
+}
+
+/* End the solver. In a box only the solver is killed: its init then reaps it (so its CPU time
+ * and peak memory are still reported) and exits, which ends everything else in the box. */
+static void end_solver(struct proc *s) {
+    if (!opt.box) {
+        kill_group(s->pid);
+        kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+        return;
+    }
+    pid_t p = solver_pid(s);
+    if (p != s->pid) {
+        kill(-p, SIGKILL);
+        kill(p, SIGKILL);
+    } else {
+        kill(s->pid, SIGKILL);
+    }
 }
 
 static void print_proc(const char *name, struct proc *p) {
@@ -535,7 +840,14 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--argv0")) opt.argv0 = v;
         else if (ARG("--sarg")) { if (opt.n_solver_args < MAX_LIST) opt.solver_args[opt.n_solver_args++] = v; }
         else if (ARG("--senv")) { if (opt.n_solver_env < MAX_LIST) opt.solver_env[opt.n_solver_env++] = v; }
-        else if (ARG("--hide")) { if (opt.n_hide < MAX_LIST) opt.hide[opt.n_hide++] = v; }
+        else if (ARG("--bind")) {
+            if (opt.n_bind < MAX_LIST) { opt.bind_src[opt.n_bind] = opt.bind_dst[opt.n_bind] = v; opt.n_bind++; }
+        }
+        else if (ARG("--bind-at")) { if (opt.n_bind > 0) opt.bind_dst[opt.n_bind - 1] = v; }
+        else if (ARG("--workdir")) opt.workdir = v;
+        else if (ARG("--export")) opt.export_name = v;
+        else if (ARG("--export-to")) opt.export_to = v;
+        else if (ARG("--box-kb")) opt.box_kb = atol(v);
         else if (ARG("--cpu-ms")) opt.cpu_ms = atol(v);
         else if (ARG("--mem-kb")) opt.mem_kb = atol(v);
         else if (ARG("--as-kb")) opt.as_kb = atol(v);
@@ -552,11 +864,24 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--cg-pids")) opt.cg_pids = v;
         else if (ARG("--cg-cpu")) opt.cg_cpu = v;
         else if (ARG("--cg-v2")) opt.cg_v2 = v;
-        else if (strcmp(k, "--mountns") == 0) opt.mountns = 1;
+        else if (strcmp(k, "--box") == 0) opt.box = 1;
+        else if (strcmp(k, "--userns") == 0) opt.box = opt.userns = 1;
         else usage();
 #undef ARG
     }
-    if (!opt.solver) usage();
+    if (!opt.solver || !opt.solver_dir) usage();
+    if (opt.box_kb <= 0) opt.box_kb = opt.fsize_kb;
+    opt.outer_uid = (long)getuid();
+    opt.outer_gid = (long)getgid();
+    for (int i = 0; i < opt.n_bind; i++)
+        if (opt.bind_src[i][0] != '/' || opt.bind_dst[i][0] != '/') {
+            errno = EINVAL;
+            die("bind paths must be absolute");
+        }
+    if (opt.workdir[0] != '/' || (opt.export_name && strchr(opt.export_name, '/'))) {
+        errno = EINVAL;
+        die("--workdir must be absolute and --export a plain file name");
+    }
 
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
@@ -595,11 +920,18 @@ static int run_case(int argc, char **argv) {
 
     int exe_fd = open(opt.solver, O_PATH | O_CLOEXEC);
     if (exe_fd < 0) die("open solver");
-    int errpipe[2];
+    int errpipe[2], recpipe[2] = {-1, -1};
     if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
+    if (opt.box && pipe2(recpipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
+    /* The export target is created here, by the judge's side, and never opened through a link. */
+    int export_fd = -1;
+    if (opt.export_name && opt.export_to) {
+        export_fd = open(opt.export_to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (export_fd < 0) die("create export file");
+    }
 
     int s_err = open(opt.solver_stderr ? opt.solver_stderr : "/dev/null",
-                     O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+                     O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (s_err < 0) die("open solver stderr");
 
     struct proc sol = {0}, itr = {0};
@@ -612,25 +944,26 @@ static int run_case(int argc, char **argv) {
         int case_fd = opt.case_path ? open(opt.case_path, O_RDONLY | O_CLOEXEC) : -1;
         if (opt.case_path && case_fd < 0) die("open case");
         int i_err = open(opt.inter_stderr ? opt.inter_stderr : "/dev/null",
-                         O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (i_err < 0) die("open interactor stderr");
         /* Interactor first: it logs its query limit before its first read, and the solver's
          * first write then finds a reader. */
         itr.pid = spawn_interactor(to_inter[0], to_solver[1], i_err, case_fd, errpipe[1]);
-        sol.pid = spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1]);
+        sol.pid = spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(to_inter[0]); close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
         close(i_err);
         if (case_fd >= 0) close(case_fd);
     } else {
         int in = open(opt.solver_stdin ? opt.solver_stdin : "/dev/null", O_RDONLY | O_CLOEXEC);
         int out = open(opt.solver_stdout ? opt.solver_stdout : "/dev/null",
-                       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+                       O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (in < 0 || out < 0) die("open batch stdin/stdout");
-        sol.pid = spawn_solver(in, out, s_err, exe_fd, errpipe[1]);
+        sol.pid = spawn_solver(in, out, s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(in); close(out);
     }
     close(s_err);
     close(errpipe[1]);
+    if (recpipe[1] >= 0) close(recpipe[1]);
 
     struct itimerspec its = {{0, 0}, {0, 0}};
     its.it_value.tv_sec = deadline / 1000000;
@@ -664,6 +997,15 @@ static int run_case(int argc, char **argv) {
                 which->status = st;
                 which->ru = ru;
                 which->end_us = now_us();
+                if (which == &sol && opt.box) {
+                    /* the init's record is the solver's own status; none: the init itself failed */
+                    struct box_record rec;
+                    if (read(recpipe[0], &rec, sizeof rec) == (ssize_t)sizeof rec) {
+                        sol.status = rec.status;
+                        sol.ru = rec.ru;
+                        if (rec.end_us > 0 && rec.end_us < sol.end_us) sol.end_us = rec.end_us;
+                    }
+                }
                 if (!first) first = which == &sol ? 1 : 2;
                 if (which == &sol) {
                     /* The program ends with its main process: whatever it forked dies now, so
@@ -672,8 +1014,8 @@ static int run_case(int argc, char **argv) {
                     kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
                 }
                 if (which == &itr && !sol.done) {
-                    sol_cpu_at_inter_exit = solver_cpu_now_us(sol.pid);
-                    sol_exiting_at_inter_exit = proc_exiting(sol.pid);
+                    sol_cpu_at_inter_exit = solver_cpu_now_us(solver_pid(&sol));
+                    sol_exiting_at_inter_exit = proc_exiting(solver_pid(&sol));
                     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
                     if (sol.killed) {
                         /* already being ended by the wall-clock cap */
@@ -689,8 +1031,7 @@ static int run_case(int argc, char **argv) {
                     } else if (!sol.killed) {
                         /* The interactor has given its verdict: stop the solver at once. */
                         sol.killed = 1;
-                        kill_group(sol.pid);
-                        kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+                        end_solver(&sol);
                     }
                 }
             }
@@ -701,18 +1042,17 @@ static int run_case(int argc, char **argv) {
             const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
             if (grace_phase && now_us() < deadline) {
                 if (!sol.done) {
-                    sol_runnable_at_kill = group_runnable(sol.pid, cg);
+                    sol_runnable_at_kill = group_runnable(solver_pid(&sol), cg);
                     sol.killed = 2;
-                    kill_group(sol.pid);
-                    kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+                    end_solver(&sol);
                 }
                 grace_phase = 0;
                 its.it_value.tv_sec = deadline / 1000000;
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else if (now_us() < hard_deadline &&
-                       ((!sol.done && group_runnable(sol.pid, cg) &&
-                         solver_cpu_now_us(sol.pid) <= opt.cpu_ms * 1000) ||
+                       ((!sol.done && group_runnable(solver_pid(&sol), cg) &&
+                         solver_cpu_now_us(solver_pid(&sol)) <= opt.cpu_ms * 1000) ||
                         (itr.pid && !itr.done && proc_state(itr.pid) == 'R'))) {
                 /* Someone is still computing within its CPU budget (for the solver: its whole
                  * process tree, which a per-process CPU timer cannot see), nobody is stuck. Under
@@ -725,12 +1065,11 @@ static int run_case(int argc, char **argv) {
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else {
                 wall_timeout = 1;
-                if (!sol.done) sol_runnable_at_kill = group_runnable(sol.pid, cg);
+                if (!sol.done) sol_runnable_at_kill = group_runnable(solver_pid(&sol), cg);
                 if (itr.pid && !itr.done) inter_runnable_at_kill = proc_state(itr.pid) == 'R';
                 if (!sol.done) {
                     if (!sol.killed) sol.killed = 3;
-                    kill_group(sol.pid);
-                    kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+                    end_solver(&sol);
                 }
                 if (itr.pid && !itr.done) {
                     itr.killed = 3;
@@ -765,6 +1104,18 @@ static int run_case(int argc, char **argv) {
         if (p < 0 && errno == ECHILD) break;
         if (p == 0 && n <= 0) break;
     }
+
+    /* Without a box the working dir is the host scratch dir: its export is read from there,
+     * never through a link. */
+    if (!opt.box && export_fd >= 0) {
+        int dirfd = open(opt.solver_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (dirfd >= 0) {
+            export_file(dirfd, export_fd);
+            close(dirfd);
+        }
+    }
+    if (export_fd >= 0) close(export_fd);
+    if (recpipe[0] >= 0) close(recpipe[0]);
 
     char errbuf[512];
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
