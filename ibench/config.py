@@ -8,7 +8,9 @@ the package: ``model/`` → :mod:`ibench.generate`, ``judge/`` → :mod:`ibench.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -30,6 +32,55 @@ def _root() -> str:
 
 if not OmegaConf.has_resolver("ibench.root"):
     OmegaConf.register_new_resolver("ibench.root", _root)
+
+
+# -- run folder names --------------------------------------------------------------------------------
+_UNSAFE = re.compile(r"[^A-Za-z0-9._+@-]")
+MAX_LEAF = 120  # characters of the overrides part of a run folder's name; longer: shortened + digest
+DEFAULT_LEAF = "default"  # the overrides part of a run without overrides (a sibling of the others)
+
+
+def digest(text: str, length: int = 8) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:length]
+
+
+def safe_name(text: object, max_len: int = 80) -> str:
+    """One path component from any text: ``/`` and spaces become ``_``, ``,`` ``+``, ``=`` ``-``,
+    brackets go, anything else outside ``[A-Za-z0-9._+@-]`` becomes ``_``; never empty, never
+    hidden; longer than ``max_len``: cut, plus a digest of the whole text."""
+    raw = str(text)
+    s = raw.replace("[", "").replace("]", "").replace("/", "_").replace(" ", "_").replace(",", "+").replace("=", "-")
+    s = _UNSAFE.sub("_", s).lstrip(".") or "_"
+    if len(s) > max_len:
+        s = s[: max_len - 9] + "-" + digest(raw)
+    return s
+
+
+def run_leaf(overrides: Any, exclude: Any = ()) -> str:
+    """The overrides part of a run folder's name: ``key=value`` pairs, sorted by key and joined
+    by ``,``, each made safe (:func:`safe_name`); keys in ``exclude`` (settings that change where
+    or how a run executes, not what it measures) are left out. No overrides: ``default``."""
+    skip = set(exclude or ())
+    items = []
+    for o in list(overrides or ()):
+        key, sep, value = str(o).partition("=")
+        bare = key.lstrip("+~")
+        if bare in skip or bare.startswith("hydra."):
+            continue
+        items.append((bare, key, value if sep else ""))
+    if not items:
+        return DEFAULT_LEAF
+    items.sort()
+    leaf = ",".join(f"{safe_name(key, 60)}={safe_name(value, 60)}" for _, key, value in items)
+    if len(leaf) > MAX_LEAF:
+        leaf = leaf[: MAX_LEAF - 9].rstrip(",=") + "-" + digest("\n".join(f"{k}={v}" for _, k, v in items))
+    return leaf
+
+
+if not OmegaConf.has_resolver("ibench.safe"):
+    OmegaConf.register_new_resolver("ibench.safe", safe_name)
+if not OmegaConf.has_resolver("ibench.run_leaf"):
+    OmegaConf.register_new_resolver("ibench.run_leaf", run_leaf)
 
 
 # -- model/ ----------------------------------------------------------------------------------------
@@ -65,6 +116,7 @@ class OpenAIModelConfig(ModelConfig):
     extra_body: dict[str, Any] = field(default_factory=dict)
     headers: dict[str, str] = field(default_factory=dict)
     reasoning_format: str = "think"
+    preflight: bool = True  # one small request before the run starts (false: skip it)
 
 
 @dataclass
@@ -144,7 +196,8 @@ class PipelineConfig:
     regenerate_failed: bool = True  # on resume, retry samples whose generation request failed
     flush_rows: int = 64  # parquet part every N rows (each row is journaled at once anyway)
     flush_seconds: float = 5.0
-    progress: bool = True
+    progress: bool = True  # progress bars on a terminal
+    log_every_s: float = 30.0  # without a terminal (Slurm logs): one progress line this often; 0 = never
 
 
 @dataclass

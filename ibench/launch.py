@@ -8,10 +8,16 @@ store) → run the pipeline → metrics → report. Every held resource is relea
 from __future__ import annotations
 
 import logging
+import os
+import signal
 import sys
+import threading
 import time
+import uuid
+from contextlib import contextmanager
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import hydra
 from hydra.utils import instantiate
@@ -23,16 +29,17 @@ from ibench.generate.prompt import PromptTemplate
 from ibench.judge.executors import executor_class
 from ibench.judge.settings import JudgeSettings
 from ibench.metrics import RunSummary, summarize
+from ibench.preflight import ConfigError, preflight
 from ibench.store import RunStore
 
 log = logging.getLogger("ibench.launch")
 
-
-class ConfigError(ValueError):
-    """A setting that cannot work; raised before anything starts."""
+__all__ = ["ConfigError", "RunInterrupted", "build_judge_settings", "load_bench", "main", "run"]
 
 
 def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
+    """The judge settings (case pools applied) and the canonical ``bench.language``; a
+    :class:`ConfigError` naming each bad field."""
     settings = OmegaConf.to_object(cfg.judge)
     assert isinstance(settings, JudgeSettings)
     if cfg.bench.non_adaptive_cases is not None:
@@ -41,7 +48,6 @@ def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
         settings.adaptive_cases = int(cfg.bench.adaptive_cases)
     problems = settings.problems()
     try:
-        # One spelling from here on: prompts, code extraction and the reference model key on it.
         cfg.bench.language = executor_class(cfg.bench.language).language
     except ValueError as e:
         problems.append(f"bench.language: {e}")
@@ -71,53 +77,207 @@ def load_bench(cfg: DictConfig) -> list:
     return tasks
 
 
-def run(cfg: DictConfig, run_dir: str | Path, console: Any = None) -> RunSummary:
-    """Evaluate ``cfg.model`` on ``cfg.bench``; results land in ``run_dir``."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (Slurm sends it before the time limit), raised in the main thread like Ctrl-C."""
+
+    def __init__(self, signum: int = signal.SIGTERM) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by SIGINT / SIGTERM after its results were flushed and W&B finished."""
+
+    def __init__(self, signum: int, judged: int, expected: int, run_dir: Path) -> None:
+        self.signum, self.judged, self.expected, self.run_dir = signum, judged, expected, run_dir
+        self.exit_code = 128 + int(signum)
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        name = signal.Signals(self.signum).name
+        return (f"interrupted ({name}): {self.judged} of {self.expected} sample(s) judged and stored in "
+                f"{self.run_dir}; run the same command again to resume (nothing judged is redone)")
+
+
+@contextmanager
+def interrupt_signals() -> Iterator[None]:
+    """SIGTERM raises :class:`Terminated` in the main thread while the run goes (unless someone
+    else, e.g. submitit, already handles it); SIGINT raises KeyboardInterrupt as usual."""
+    installed = False
+    prev: Any = None
+    if threading.current_thread() is threading.main_thread():
+        prev = signal.getsignal(signal.SIGTERM)
+        if prev in (signal.SIG_DFL, None):
+            def on_term(signum: int, _frame: Any) -> None:
+                raise Terminated(signum)
+
+            signal.signal(signal.SIGTERM, on_term)
+            installed = True
+    try:
+        yield
+    finally:
+        if installed:
+            signal.signal(signal.SIGTERM, prev)
+
+
+@contextmanager
+def _signals_ignored() -> Iterator[None]:
+    """While results are flushed after an interrupt, a second Ctrl-C / TERM waits its turn."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    prev = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    for s in prev:
+        signal.signal(s, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        for s, h in prev.items():
+            signal.signal(s, h)
+
+
+def wandb_run_id(run_dir: Path) -> str:
+    """The run folder's own W&B run id: made once, kept in ``wandb/ibench-run-id``, so every
+    resume of the folder continues the same W&B run."""
+    path = run_dir / "wandb" / "ibench-run-id"
+    if path.is_file():
+        rid = path.read_text().strip()
+        if rid:
+            return rid
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rid = uuid.uuid4().hex[:16]
+    path.write_text(rid + "\n")
+    return rid
+
+
+def run_identity(cfg: DictConfig, backend_name: str, sampling: SamplingSettings,
+                 overrides: list[str] | None) -> dict[str, Any]:
+    """What the run measures, for people and reports: model name and id, backend, sampling,
+    the command's overrides. The sweep and compare reports label and group runs by it."""
+    model_id = cfg.model.get("model")
+    label = backend_name if not model_id or str(model_id) == backend_name else f"{backend_name} ({model_id})"
+    return {"model": backend_name, "model_id": None if model_id is None else str(model_id),
+            "backend": str(cfg.model.get("_target_", "")), "sampling": asdict(sampling),
+            "language": str(cfg.bench.language), "overrides": list(overrides or []), "label": label}
+
+
+class ProgressLog:
+    """Without a terminal (a Slurm log): one line every ``every_s`` seconds — generated, judged,
+    running pass@1, ETA."""
+
+    def __init__(self, console: Any, every_s: float) -> None:
+        self.console, self.every_s = console, every_s
+        self.started = time.monotonic()
+        self.last = self.started
+
+    def __call__(self, pr: Any, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.every_s or (not force and now - self.last < self.every_s):
+            return
+        self.last = now
+        self.console.print(self.line(pr, now - self.started), markup=False, highlight=False, soft_wrap=True)
+
+    @staticmethod
+    def line(pr: Any, elapsed: float) -> str:
+        total = pr.planned_judge
+        p1 = pr.running_pass1()
+        rate = pr.judged / elapsed if elapsed > 0 else 0.0
+        left = max(0, total - pr.judged)
+        eta = "—" if not rate else _duration(left / rate)
+        return (f"progress: generated {pr.generated}/{pr.planned_generate}, judged {pr.judged}/{total}, "
+                f"running pass@1 {'—' if p1 is None else f'{p1:.3f}'}, elapsed {_duration(elapsed)}, ETA {eta}")
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}h{m:02d}m{s:02d}s" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
+
+
+def banner_note(backend: Backend, tasks: list, sampling: SamplingSettings) -> str:
+    """What the reference model replays, and whether ``sampling.n`` applies (other backends: "")."""
+    from ibench.generate.reference import ReferenceBackend
+
+    if not isinstance(backend, ReferenceBackend):
+        return ""
+    sols = sum(len(backend.solutions(t)) for t in tasks)
+    if backend.repeat_to_n:
+        return (f"replays the {sols} known {backend.language} solution(s) of {len(tasks)} task(s), cycled to "
+                f"sampling.n={sampling.n} sample(s) per task; the other sampling settings do not apply")
+    return (f"replays the {sols} known {backend.language} solution(s) of {len(tasks)} task(s), one sample each; "
+            f"sampling.n={sampling.n} is ignored (model.repeat_to_n=true cycles them to n)")
+
+
+def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: list[str] | None = None,
+        checked: Any = None) -> RunSummary:
+    """Evaluate ``cfg.model`` on ``cfg.bench``; results land in ``run_dir``.
+
+    The preflight (:func:`ibench.preflight.preflight`) runs first unless ``checked`` holds its
+    result: a bad setting raises :class:`ConfigError` before the folder, Ray or W&B exist. A
+    SIGINT / SIGTERM (:class:`Terminated`) flushes the store, finishes W&B as interrupted and
+    raises :class:`RunInterrupted`."""
     from rich.console import Console
     from rich.markup import escape
 
     from ibench.pipeline import Pipeline
     from ibench.report import per_task_rows, render, write_files
+    from ibench.results import load as load_results
     from ibench.wandb_sink import WandbSink
 
     if console is None:
         console = Console()
         if not console.is_terminal:  # logs and CI: wide enough for the category table
             console = Console(width=170)
+    checked = checked or preflight(cfg)
+    judge_settings, tasks = checked.judge, checked.tasks
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
     resolved = OmegaConf.to_container(cfg, resolve=True)
     (run_dir / "config.resolved.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(resolved)))
-    if cfg.print_config:
-        console.print(OmegaConf.to_yaml(resolved))
+    file_log = logging.FileHandler(run_dir / "ibench.log")
+    file_log.setFormatter(logging.Formatter("[%(asctime)s][%(name)s][%(levelname)s] - %(message)s"))
+    logging.getLogger().addHandler(file_log)
 
-    judge_settings = build_judge_settings(cfg)
-    tasks = load_bench(cfg)
     sampling = OmegaConf.to_object(cfg.sampling)
     prompt = OmegaConf.to_object(cfg.prompt)
     assert isinstance(sampling, SamplingSettings) and isinstance(prompt, PromptTemplate)
     cluster = instantiate(cfg.cluster)
     backend: Backend | None = None
     store: RunStore | None = None
-    sink = WandbSink(**OmegaConf.to_container(cfg.wandb, resolve=True), config=resolved, dir=run_dir)
+    pipeline: Any = None
+    model_kwargs = {k: v for k, v in OmegaConf.to_container(cfg.model, resolve=True).items() if k != "preflight"}
+    sink = WandbSink(**OmegaConf.to_container(cfg.wandb, resolve=True), config=resolved, dir=run_dir,
+                     run_id=wandb_run_id(run_dir) if cfg.wandb.mode != "disabled" else None)
     exit_code = 1
+    interrupted: KeyboardInterrupt | None = None
+    p = cfg.pipeline
+    terminal = bool(getattr(console, "is_terminal", False))
+    progress_log = ProgressLog(console, 0.0 if terminal else float(p.log_every_s))
     try:
         cluster.start()
-        backend = instantiate(cfg.model, _convert_="all")
-        store = RunStore(run_dir / "results", flush_rows=cfg.pipeline.flush_rows,
-                         flush_seconds=cfg.pipeline.flush_seconds)
+        backend = instantiate(OmegaConf.create(model_kwargs), _convert_="all")
+        store = RunStore(run_dir / "results", flush_rows=p.flush_rows, flush_seconds=p.flush_seconds)
         sink.start()
-        p = cfg.pipeline
+
+        def on_progress(pr: Any) -> None:
+            sink.progress(pr.as_log())
+            progress_log(pr)
+
         pipeline = Pipeline(backend, tasks, store, sampling, prompt, judge_settings, language=cfg.bench.language,
                             judge_cpus=p.judge_cpus, max_inflight=p.max_inflight, task_retries=p.task_retries,
                             rejudge_se=p.rejudge_se, regenerate_failed=p.regenerate_failed,
-                            accept_untagged=cfg.bench.accept_untagged_fence, progress=p.progress,
-                            on_progress=lambda pr: sink.progress(pr.as_log()), console=console)
+                            accept_untagged=cfg.bench.accept_untagged_fence, progress=p.progress and terminal,
+                            on_progress=on_progress, console=console)
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
                       f"wandb={sink.mode if sink.active else 'off'}")
+        note = banner_note(backend, tasks, sampling)
+        if note:
+            console.print(f"[bold]{escape(backend.name)}[/bold]: {escape(note)}")
         plan = pipeline.run()
+        progress_log(pipeline.progress, force=True)
         m = cfg.metrics
         summary = summarize(backend.name, tasks, pipeline.verdicts_by_task(plan.expected), ks=list(m.ks),
                             bootstrap=m.bootstrap, confidence=m.confidence, seed=m.seed)
@@ -132,21 +292,83 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None) -> RunSummary
                         "run_dir": str(run_dir), "generated": plan.n_generate,
                         "reused_samples": plan.reused_samples, "reused_verdicts": plan.reused_verdicts,
                         "judged_now": pipeline.progress.judged, "wall_s": round(time.time() - started, 2),
-                        "tasks_dir": str(cfg.bench.tasks_dir)}
+                        "tasks_dir": str(cfg.bench.tasks_dir),
+                        "identity": run_identity(cfg, backend.name, sampling, overrides)}
         files = write_files(summary, run_dir)
         render(summary, console)
         sink.progress(pipeline.progress.as_log(), force=True)
-        sink.summary(summary, per_task_rows(summary), files)
+        store.flush()
+        samples_table = None
+        try:
+            samples_table = load_results(run_dir).sample_table()
+        except Exception as exc:  # noqa: BLE001 - the W&B viewer table is a convenience
+            log.warning("per-sample table for W&B: %s", exc)
+        sink.summary(summary, per_task_rows(summary), files, samples=samples_table)
         console.print(f"results: {escape(str(run_dir))}")
         exit_code = 0
         return summary
+    except KeyboardInterrupt as exc:
+        interrupted = exc
+        exit_code = 128 + int(getattr(exc, "signum", signal.SIGINT))
+        raise
     finally:
-        if backend is not None:
-            backend.close()
-        if store is not None:
-            store.close()
-        sink.finish(exit_code)
-        cluster.stop()
+        with _signals_ignored() if interrupted is not None else _nothing():
+            if backend is not None:
+                backend.close()
+            if store is not None:
+                store.close()
+            sink.finish(exit_code, status="finished" if exit_code == 0 else
+                        ("interrupted" if interrupted is not None else "failed"))
+            cluster.stop()
+            logging.getLogger().removeHandler(file_log)
+            file_log.close()
+        if interrupted is not None:
+            judged, expected = _judged_so_far(run_dir, pipeline)
+            raise RunInterrupted(int(getattr(interrupted, "signum", signal.SIGINT)), judged, expected,
+                                 run_dir) from None
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _judged_so_far(run_dir: Path, pipeline: Any) -> tuple[int, int]:
+    """(samples of this run judged and stored, samples the run must end with)."""
+    if pipeline is None:
+        return 0, 0
+    from ibench.store import read_table
+
+    v = read_table(run_dir / "results", "verdicts")
+    keys = pipeline.keys
+    v = v.filter((v["gen_key"] == keys.gen_key) & (v["judge_key"] == keys.judge_key) & (v["verdict"] != "SE"))
+    expected = pipeline.progress.planned_expected
+    return v.height, expected
+
+
+def _remove_if_empty(path: Path, stop: Path) -> None:
+    """rmdir ``path`` and its parents up to (not including) ``stop`` while they are empty: the
+    folder Hydra made for a launch that never started leaves no trace. Never deletes a file."""
+    path, stop = path.resolve(), stop.resolve()
+    while path != stop and stop in path.parents:
+        try:
+            path.rmdir()
+        except OSError:
+            return
+        path = path.parent
+
+
+def _write_hydra_files(run_dir: Path, cfg: DictConfig) -> None:
+    """What Hydra writes itself (``.hydra/config.yaml``, ``hydra.yaml``, ``overrides.yaml``),
+    written into the run's folder only once the preflight has passed."""
+    from hydra.core.hydra_config import HydraConfig
+
+    d = run_dir / ".hydra"
+    d.mkdir(parents=True, exist_ok=True)
+    OmegaConf.save(cfg, d / "config.yaml")
+    hc = HydraConfig.get()
+    OmegaConf.save(OmegaConf.create({"hydra": OmegaConf.to_container(hc, resolve=False)}), d / "hydra.yaml")
+    OmegaConf.save(OmegaConf.create(list(hc.overrides.task)), d / "overrides.yaml")
 
 
 @hydra.main(version_base="1.3", config_path=str(_config.CONF_DIR), config_name="config")
@@ -156,12 +378,38 @@ def main(cfg: DictConfig) -> float | None:
     from ibench.cluster.slurm import NotTheDriver
     from ibench.tasks.errors import TaskError
 
-    run_dir = Path(cfg.resume) if cfg.resume else Path(HydraConfig.get().runtime.output_dir)
+    hc = HydraConfig.get()
+    hydra_dir = Path(hc.runtime.output_dir)
+    outputs = Path(str(cfg.paths.output_dir))
+    overrides = [str(o) for o in hc.overrides.task]
+    run_dir = Path(cfg.resume).resolve() if cfg.resume else hydra_dir
+    for noisy in ("httpx", "httpcore"):  # one INFO line per request
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    if cfg.print_config:
+        _remove_if_empty(hydra_dir, outputs)
+        print(OmegaConf.to_yaml(OmegaConf.to_container(cfg, resolve=True)), end="")
+        return None
     try:
-        summary = run(cfg, run_dir)
+        if cfg.resume and not run_dir.is_dir():
+            raise ConfigError(f"invalid settings:\n  resume: {cfg.resume}: not a folder (resume=PATH continues an "
+                              "existing run folder)")
+        checked = preflight(cfg)
+    except (ConfigError, TaskError) as e:  # bad input: the message names the file or field
+        _remove_if_empty(hydra_dir, outputs)
+        print(f"error: {e}", file=sys.stderr)
+        raise SystemExit(2) from None
+    if run_dir != hydra_dir:  # resume=PATH: only PATH is written
+        _remove_if_empty(hydra_dir, outputs)
+    _write_hydra_files(run_dir, cfg)
+    try:
+        with interrupt_signals():
+            summary = run(cfg, run_dir, overrides=overrides, checked=checked)
     except NotTheDriver:  # the other ranks of a multi-node Slurm job only host Ray workers
         return None
-    except (ConfigError, TaskError) as e:  # bad input: the message names the file or field
+    except RunInterrupted as e:
+        print(e.line(), file=sys.stderr, flush=True)
+        raise SystemExit(e.exit_code) from None
+    except (ConfigError, TaskError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)

@@ -101,6 +101,31 @@ class RunSummary:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, d: dict) -> "RunSummary":
+        """The inverse of :meth:`to_dict` (``summary.json`` as written; JSON's string keys of
+        ``pass_at`` / ``ci`` become ints again)."""
+
+        def ints(m: dict | None) -> dict:
+            return {int(k): (tuple(v) if isinstance(v, list) else v) for k, v in (m or {}).items()}
+
+        def group(g: dict) -> GroupMetric:
+            return GroupMetric(g["group"], g["name"], int(g["n_tasks"]), ints(g.get("pass_at")), ints(g.get("ci")),
+                               ints(g.get("tasks_at")))
+
+        tasks = [TaskStats(t["task_id"], t["difficulty"], tuple(t["categories"]), int(t["n"]), int(t["c"]),
+                           int(t["judge_errors"]), dict(t["verdicts"]), ints(t.get("pass_at")))
+                 for t in d.get("tasks", [])]
+        return cls(model=d["model"], ks=[int(k) for k in d["ks"]], n_tasks=int(d["n_tasks"]),
+                   n_samples=int(d["n_samples"]), n_accepted=int(d["n_accepted"]),
+                   n_judge_errors=int(d["n_judge_errors"]), overall=group(d["overall"]),
+                   by_difficulty=[group(g) for g in d.get("by_difficulty", [])],
+                   by_category=[group(g) for g in d.get("by_category", [])],
+                   failure_counts=dict(d.get("failure_counts", {})),
+                   failure_composition=dict(d.get("failure_composition", {})), n_failed=int(d.get("n_failed", 0)),
+                   tasks=tasks, confidence=float(d.get("confidence", 0.95)), bootstrap=int(d.get("bootstrap", 1000)),
+                   warnings=list(d.get("warnings", [])), meta=dict(d.get("meta", {})))
+
 
 def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskStats:
     counts = Counter(verdicts)
@@ -189,6 +214,20 @@ def summarize(model: str, tasks: Sequence[Task], verdicts_by_task: dict[str, lis
         failure_composition=composition, n_failed=n_failed, tasks=stats, confidence=confidence,
         bootstrap=bootstrap, warnings=warnings,
     )
+
+
+def paired_bootstrap_diff(a: Sequence[float], b: Sequence[float], resamples: int = 1000,
+                           confidence: float = 0.95, seed: int = 0) -> tuple[float, tuple[float, float] | None]:
+    """Mean of ``b - a`` over paired items (the same tasks in two runs) and its percentile
+    bootstrap interval, resampling the pairs together (so task difficulty cancels out)."""
+    x = np.asarray(a, dtype=float)
+    y = np.asarray(b, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"paired values differ in length: {x.size} vs {y.size}")
+    if x.size == 0:
+        return float("nan"), None
+    d = y - x
+    return float(d.mean()), bootstrap_ci(d, resamples, confidence, np.random.default_rng(seed))
 
 
 def fmt(value: float | None, digits: int = 3) -> str:

@@ -24,6 +24,7 @@ from typing import Any, Callable
 from ibench.generate.base import Backend, Completion, GenerationRequest, SamplingSettings, stable_seed
 from ibench.generate.extract import NO_CODE, extract_code, split_reasoning
 from ibench.generate.prompt import PromptTemplate
+from ibench.judge.diagnostics import first_error_line
 from ibench.judge.results import CompileInfo, SampleResult
 from ibench.judge.settings import JudgeSettings
 from ibench.judge.verdict import Verdict
@@ -87,12 +88,15 @@ def error_result(message: str) -> SampleResult:
 def verdict_rows(rec: SampleRecord, result: SampleResult, judge_key: str, wall_s: float, attempts: int,
                  node: str) -> tuple[VerdictRecord, list[CaseRecord]]:
     full = result.to_dict(full=True)
+    message = result.message
+    if result.verdict is Verdict.CE and result.compile.message and rec.code is not None:
+        message = first_error_line(result.compile.message)  # the first error, not the last line
     cases = [CaseRecord.from_case(rec.sample_id, judge_key, rec.task_id, rec.sample_index, c)
              for c in full.get("cases", [])]
     v = VerdictRecord(
         sample_id=rec.sample_id, judge_key=judge_key, gen_key=rec.gen_key, task_id=rec.task_id,
         sample_index=rec.sample_index, model=rec.model, verdict=result.verdict.value, score=result.score,
-        message=result.message, compile_ok=bool(result.compile.ok), compile_ms=float(result.compile.ms),
+        message=message, compile_ok=bool(result.compile.ok), compile_ms=float(result.compile.ms),
         compile_cached=bool(result.compile.cached), sandbox=result.sandbox, n_cases=len(result.cases),
         n_failed_cases=sum(1 for c in result.cases if c.verdict is not Verdict.OK),
         warnings_json=json.dumps(result.warnings), result_json=json.dumps(full, default=str),
@@ -129,6 +133,9 @@ class Progress:
     no_code: int = 0
     gen_failed: int = 0
     per_task: dict[str, list[int]] = field(default_factory=dict)  # task -> [accepted, counted]
+    planned_generate: int = 0  # samples this run generates
+    planned_judge: int = 0  # samples this run judges (generated now + stored without a verdict)
+    planned_expected: int = 0  # samples the run ends with (reused ones included)
 
     def add(self, task_id: str, verdict: Verdict) -> None:
         self.judged += 1
@@ -217,6 +224,9 @@ class Pipeline:
         import ray
 
         plan = self.plan()
+        self.progress.planned_generate = plan.n_generate
+        self.progress.planned_judge = plan.n_generate + len(plan.to_judge)
+        self.progress.planned_expected = sum(plan.expected.values())
         log.info("plan: generate %d sample(s), judge %d stored one(s); reuse %d sample(s), %d verdict(s)",
                  plan.n_generate, len(plan.to_judge), plan.reused_samples, plan.reused_verdicts)
         cpus = int(ray.cluster_resources().get("CPU", 1))

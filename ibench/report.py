@@ -1,5 +1,8 @@
 """The run's report: rich tables in the shape of InteractBench's Tables 2–4, summary files and plots.
 
+Commands (``python -m ibench.report``): ``show RUN``, ``compare RUN RUN...``, ``sample RUN TASK [N]``
+(:mod:`ibench.report_runs`) and ``sweep DIR...`` (:mod:`ibench.report_sweep`).
+
 Files written under the run folder::
 
     summary.json            the whole RunSummary
@@ -174,9 +177,6 @@ def render(s: RunSummary, console: Console | None = None) -> None:
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:2] == ["sweep"]:
-        from ibench.report_sweep import main
+    from ibench.report_runs import main
 
-        sys.exit(main(sys.argv[2:]))
-    print("usage: python -m ibench.report sweep RUN_OR_SWEEP_DIR...", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(main())

@@ -45,11 +45,16 @@ def resolve_mode(mode: str) -> str:
     return "online" if has_credentials() else "offline"
 
 
+SAMPLE_COLUMNS = ["task_id", "sample_index", "verdict", "message", "failing_case", "solver_to_judge_tail",
+                  "judge_to_solver_tail", "compile_message", "code"]
+
+
 class WandbSink:
     def __init__(self, mode: str = "auto", project: str = "ibench", entity: str | None = None,
                  group: str | None = None, job_type: str = "eval", name: str | None = None,
                  tags: list[str] | None = None, init_timeout_s: float = 60.0, log_every_s: float = 10.0,
-                 config: dict | None = None, dir: str | Path | None = None, **_: object) -> None:
+                 config: dict | None = None, dir: str | Path | None = None, run_id: str | None = None,
+                 **_: object) -> None:
         self.mode = resolve_mode(mode)
         self.project, self.entity, self.group, self.job_type = project, entity, group, job_type
         self.name, self.tags = name, list(tags or [])
@@ -57,6 +62,7 @@ class WandbSink:
         self.log_every_s = log_every_s
         self.config = config or {}
         self.dir = Path(dir) if dir else None
+        self.run_id = run_id  # the run folder's own id: a resumed run continues the same W&B run
         self.run: Any = None
         self._last_log = 0.0
         self._step = 0
@@ -78,6 +84,8 @@ class WandbSink:
         kwargs = dict(project=self.project, entity=self.entity, group=self.group, job_type=self.job_type,
                       name=self.name, tags=self.tags or None, config=self.config,
                       dir=str(self.dir) if self.dir else None, reinit="create_new")
+        if self.run_id:
+            kwargs.update(id=self.run_id, resume="allow")
         for mode in ([self.mode, "offline"] if self.mode == "online" else [self.mode]):
             try:
                 settings = wandb.Settings(init_timeout=self.init_timeout_s, silent=True, console="off")
@@ -103,7 +111,11 @@ class WandbSink:
         except Exception as exc:  # noqa: BLE001
             log.warning("wandb log failed: %s", exc)
 
-    def summary(self, summary: RunSummary, per_task: list[dict], files: dict[str, Path] | None = None) -> None:
+    def summary(self, summary: RunSummary, per_task: list[dict], files: dict[str, Path] | None = None,
+                samples: Any = None) -> None:
+        """The summary metrics, the per-task table, the failure composition, the plots, and
+        (``samples``, a polars frame from :meth:`ibench.results.RunResults.sample_table`) one row
+        per sample — task, sample, verdict, failing case, transcript tails, code."""
         if not self.run:
             return
         try:
@@ -121,6 +133,9 @@ class WandbSink:
                 "failure_composition": wandb.plot.bar(comp, "label", "fraction",
                                                       title=f"Failure composition — {summary.model}"),
             }
+            if samples is not None and samples.height:
+                cols = [c for c in SAMPLE_COLUMNS if c in samples.columns]
+                payload["samples"] = wandb.Table(columns=cols, data=samples.select(cols).rows())
             for key, path in (files or {}).items():
                 if path.suffix == ".png" and path.exists():
                     payload[f"plots/{key}"] = wandb.Image(str(path))
@@ -128,10 +143,15 @@ class WandbSink:
         except Exception as exc:  # noqa: BLE001
             log.warning("wandb summary failed: %s", exc)
 
-    def finish(self, exit_code: int = 0) -> None:
+    def finish(self, exit_code: int = 0, status: str | None = None) -> None:
+        """Finish the run; ``status`` (finished / interrupted / failed) goes to its summary as
+        ``ibench/status``."""
         if not self.run:
             return
         try:
+            if status:
+                self.run.summary["ibench/status"] = status
+                self.run.summary["ibench/exit_code"] = exit_code
             self.run.finish(exit_code=exit_code)
         except Exception as exc:  # noqa: BLE001
             log.warning("wandb finish failed: %s", exc)

@@ -14,6 +14,7 @@ import sys
 
 from pathlib import Path
 
+from .diagnostics import first_error_line, first_errors
 from .executors import EXECUTORS, executor_class, language_of
 from .judge import Judge
 from .results import SampleResult
@@ -31,8 +32,23 @@ def _settings(args: argparse.Namespace) -> JudgeSettings:
     return s
 
 
+ERROR_LINES = 12  # compiler output shown under the table: the first error and what follows it
+
+
+def to_json(result: SampleResult, full: bool = False) -> dict:
+    """The CLI's JSON: ``SampleResult.to_dict``, plus the compiler message and the sample's
+    message whenever compilation failed (without ``--full`` too)."""
+    d = result.to_dict(full=full)
+    if not result.compile.ok:
+        d["compile"]["message"] = result.compile.message
+        d["compile"]["first_error"] = first_error_line(result.compile.message) if result.compile.message.strip() else ""
+        d.setdefault("message", result.message)
+    return d
+
+
 def print_table(result: SampleResult, title: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=title, show_lines=False)
@@ -48,14 +64,21 @@ def print_table(result: SampleResult, title: str) -> None:
     comp = result.compile
     console.print(f"compile: {'ok' if comp.ok else 'failed'} in {comp.ms:.0f} ms{' (cached)' if comp.cached else ''}"
                   f"   sandbox: {result.sandbox}")
-    if not comp.ok:
-        console.print(comp.message[-2000:], markup=False)
+    if not comp.ok and comp.message.strip():
+        head = first_errors(comp.message, ERROR_LINES)
+        console.print(head, markup=False, highlight=False)
+        more = len(comp.message.strip("\n").splitlines()) - len(head.splitlines())
+        if more > 0:
+            console.print(f"[dim]... {more} more line(s) of compiler output (--json carries all of it)[/]")
     for w in result.warnings:
-        console.print(f"[yellow]warning:[/] {w}")
+        console.print(f"[yellow]warning:[/] {escape(w)}")
     score = f"   score: {result.score:g}" if result.score is not None else ""
     colour = "green" if result.verdict.value == "OK" else "red"
+    message = result.message
+    if result.verdict.value == "CE" and comp.message.strip():
+        message = first_error_line(comp.message)  # the first error, not the compiler's last line
     console.print(f"verdict: [bold {colour}]{result.verdict.value}[/]{score}" +
-                  (f"   ({result.message})" if result.message else ""), highlight=False)
+                  (f"   ({escape(message)})" if message else ""), highlight=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -98,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     source = args.solution.read_text(encoding="utf-8", errors="replace")
     result = Judge(_settings(args)).judge(task, source, language=language)
     if args.json:
-        print(json.dumps(result.to_dict(full=args.full)))
+        print(json.dumps(to_json(result, full=args.full)))
     else:
         print_table(result, f"{task.problem_id} — {args.solution.name}")
     return 0

@@ -1,0 +1,331 @@
+"""``python -m ibench.report show|compare|sample``: look into finished runs without writing polars.
+
+- ``show RUN`` — the run's tables again (from ``summary.json``), with its identity.
+- ``compare RUN RUN...`` — models side by side overall, by difficulty, by category and by task,
+  on the tasks every run has; each pass@1 difference to the first run with a paired bootstrap
+  CI over tasks. Writes ``compare.csv``, ``compare.md`` and ``compare.png`` to ``--out``.
+- ``sample RUN TASK [N]`` — one sample: verdict, code, compiler message, and per case the
+  verdict, CPU, memory, queries and both transcript tails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from ibench.metrics import RunSummary, fmt, paired_bootstrap_diff
+from ibench.results import ResultsError, RunResults, load
+from ibench.tasks.model import CATEGORIES, DIFFICULTIES
+
+
+class ReportError(ValueError):
+    """Bad input to a report command (printed as one line, exit 2)."""
+
+
+def _console() -> Console:
+    c = Console()
+    return c if c.is_terminal else Console(width=170)
+
+
+def _load_finished(path: str | Path) -> RunResults:
+    try:
+        r = load(path)
+    except ResultsError as e:
+        raise ReportError(str(e)) from None
+    if not r.summary:
+        raise ReportError(f"{path}: no summary.json yet (the run has not finished; its results are in "
+                          f"{Path(path) / 'results'})")
+    return r
+
+
+# -- show ---------------------------------------------------------------------------------------------
+def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
+    from ibench.report import render
+
+    console = console or _console()
+    r = _load_finished(run_dir)
+    summary = RunSummary.from_dict(r.summary)
+    ident = r.identity
+    console.print(f"[bold]{escape(r.label)}[/bold]  {escape(str(r.run_dir))}")
+    if ident:
+        s = ident.get("sampling") or {}
+        console.print(f"sampling: {escape(str(s.get('name')))} (n={s.get('n')}, T={s.get('temperature')})   "
+                      f"overrides: {escape(' '.join(ident.get('overrides') or []) or '(none)')}", highlight=False)
+    render(summary, console)
+    return summary
+
+
+# -- compare ------------------------------------------------------------------------------------------
+def _labels(runs: Sequence[RunResults]) -> list[str]:
+    labels = [r.label for r in runs]
+    seen: dict[str, int] = {}
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+    out = []
+    for r, lab in zip(runs, labels):
+        if seen[lab] > 1:
+            overrides = " ".join(r.identity.get("overrides") or []) or r.run_dir.name
+            lab = f"{lab} [{overrides}]"
+        out.append(lab)
+    if len(set(out)) < len(out):  # still equal: the folder names tell them apart
+        out = [f"{lab} <{r.run_dir.name}>" for lab, r in zip(out, runs)]
+    return out
+
+
+def compare_rows(runs: Sequence[RunResults], resamples: int = 1000, confidence: float = 0.95,
+                 seed: int = 0) -> tuple[list[str], list[dict[str, Any]]]:
+    """(labels, rows): one row per group (overall, each difficulty, each category, each task)
+    with every run's pass@1 on the tasks all runs have, and each run's difference to the first
+    with a paired bootstrap interval over those tasks."""
+    if len(runs) < 2:
+        raise ReportError("compare needs at least two runs")
+    labels = _labels(runs)
+    per_run = []
+    for r in runs:
+        tasks = {t["task_id"]: t for t in r.summary.get("tasks", [])
+                 if (t.get("pass_at") or {}).get("1") is not None}
+        per_run.append(tasks)
+    common = sorted(set.intersection(*(set(t) for t in per_run)))
+    if not common:
+        raise ReportError("the runs have no task with a pass@1 in common")
+    info = per_run[0]
+    groups: list[tuple[str, str, list[str]]] = [("overall", "all", common)]
+    for d in DIFFICULTIES:
+        ids = [t for t in common if info[t]["difficulty"] == d]
+        if ids:
+            groups.append(("difficulty", d, ids))
+    cats = [c for c in CATEGORIES if any(c in info[t]["categories"] for t in common)]
+    cats += sorted({c for t in common for c in info[t]["categories"]} - set(CATEGORIES))
+    for c in cats:
+        groups.append(("category", c, [t for t in common if c in info[t]["categories"]]))
+    for t in common:
+        groups.append(("task", t, [t]))
+
+    rows = []
+    for kind, name, ids in groups:
+        values = [[float(pr[t]["pass_at"]["1"]) for t in ids] for pr in per_run]
+        row: dict[str, Any] = {"group": kind, "name": name, "n_tasks": len(ids)}
+        for lab, v in zip(labels, values):
+            row[lab] = sum(v) / len(v)
+        for lab, v in zip(labels[1:], values[1:]):
+            diff, ci = paired_bootstrap_diff(values[0], v, resamples if len(ids) > 1 else 0, confidence, seed)
+            row[f"{lab} - {labels[0]}"] = diff
+            row[f"{lab} - {labels[0]} ci_low"] = ci[0] if ci else None
+            row[f"{lab} - {labels[0]} ci_high"] = ci[1] if ci else None
+        rows.append(row)
+    return labels, rows
+
+
+def _cell(v: Any, signed: bool = False) -> str:
+    if v is None:
+        return "—"
+    return f"{v:+.3f}" if signed else fmt(v)
+
+
+def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resamples: int = 1000,
+            confidence: float = 0.95, console: Console | None = None) -> dict[str, Path]:
+    console = console or _console()
+    runs = [_load_finished(d) for d in run_dirs]
+    labels, rows = compare_rows(runs, resamples, confidence)
+    out_dir = Path(out) if out else Path(os.path.commonpath([str(r.run_dir.resolve()) for r in runs])) / "compare_report"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    base = labels[0]
+    pct = int(confidence * 100)
+
+    table = Table(title=f"pass@1 side by side on {rows[0]['n_tasks']} common task(s); differences to {base} "
+                        f"with {pct}% paired bootstrap CI over tasks", title_justify="left")
+    table.add_column("group")
+    table.add_column("tasks", justify="right")
+    for lab in labels:
+        table.add_column(lab, justify="right")
+    for lab in labels[1:]:
+        table.add_column(f"Δ {lab}", justify="right")
+    for row in rows:
+        cells = [_cell(row[lab]) for lab in labels]
+        for lab in labels[1:]:
+            k = f"{lab} - {base}"
+            ci = "" if row[f"{k} ci_low"] is None else f" [{row[f'{k} ci_low']:+.3f}, {row[f'{k} ci_high']:+.3f}]"
+            cells.append(_cell(row[k], signed=True) + ci)
+        name = row["name"] if row["group"] != "overall" else "Overall"
+        table.add_row(escape(f"{row['group']}: {name}" if row["group"] != "overall" else name),
+                      str(row["n_tasks"]), *cells)
+    console.print(table)
+
+    import csv
+
+    csv_path, md_path = out_dir / "compare.csv", out_dir / "compare.md"
+    with open(csv_path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    head = ["group", "name", "tasks", *labels, *[f"Δ {lab}" for lab in labels[1:]]]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        diffs = []
+        for lab in labels[1:]:
+            k = f"{lab} - {base}"
+            ci = "" if row[f"{k} ci_low"] is None else f" [{row[f'{k} ci_low']:+.3f}, {row[f'{k} ci_high']:+.3f}]"
+            diffs.append(_cell(row[k], signed=True) + ci)
+        lines.append("| " + " | ".join([row["group"], row["name"], str(row["n_tasks"]),
+                                        *[_cell(row[lab]) for lab in labels], *diffs]) + " |")
+    md_path.write_text("\n".join(lines) + "\n")
+    png = _plot(labels, [r for r in rows if r["group"] != "task"], out_dir / "compare.png", pct)
+    console.print(f"wrote {png}, {csv_path}, {md_path}")
+    return {"png": png, "csv": csv_path, "md": md_path}
+
+
+def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(rows) * len(labels)), 4.2),
+                             gridspec_kw={"width_ratios": [3, 2]})
+    names = ["Overall" if r["group"] == "overall" else r["name"] for r in rows]
+    width = 0.8 / len(labels)
+    for j, lab in enumerate(labels):
+        axes[0].bar([i + j * width for i in range(len(rows))], [r[lab] for r in rows], width, label=lab)
+    axes[0].set_xticks([i + width * (len(labels) - 1) / 2 for i in range(len(rows))])
+    axes[0].set_xticklabels(names, rotation=30, ha="right")
+    axes[0].set_ylim(0, 1)
+    axes[0].set_ylabel("pass@1")
+    axes[0].legend(fontsize=8)
+    axes[0].set_title("pass@1 on the common tasks")
+    base = labels[0]
+    for j, lab in enumerate(labels[1:]):
+        k = f"{lab} - {base}"
+        ys = [r[k] for r in rows]
+        lo = [r[k] - (r[f"{k} ci_low"] if r[f"{k} ci_low"] is not None else r[k]) for r in rows]
+        hi = [(r[f"{k} ci_high"] if r[f"{k} ci_high"] is not None else r[k]) - r[k] for r in rows]
+        axes[1].errorbar([i + 0.1 * j for i in range(len(rows))], ys, yerr=[lo, hi], fmt="o", capsize=3,
+                         label=f"{lab} − {base}")
+    axes[1].axhline(0, color="grey", lw=0.8)
+    axes[1].set_xticks(range(len(rows)))
+    axes[1].set_xticklabels(names, rotation=30, ha="right")
+    axes[1].set_ylabel("Δ pass@1")
+    axes[1].set_title(f"difference, {pct}% paired bootstrap CI")
+    axes[1].legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+# -- sample -------------------------------------------------------------------------------------------
+def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | None = None,
+           tail_chars: int = 600) -> dict[str, Any]:
+    """Print one sample of a run; returns what was printed as a dict (tests, scripting)."""
+    from rich.syntax import Syntax
+
+    import polars as pl
+
+    console = console or _console()
+    try:
+        r = load(run_dir)
+    except ResultsError as e:
+        raise ReportError(str(e)) from None
+    s, v, c = r.current()
+    tasks = sorted(set(s["task_id"].to_list()))
+    if task not in tasks:
+        raise ReportError(f"task {task!r} has no sample in {run_dir}; tasks: {', '.join(tasks) or 'none'}")
+    srows = s.filter(pl.col("task_id") == task).sort("sample_index")
+    indices = srows["sample_index"].to_list()
+    if index not in indices:
+        raise ReportError(f"{task} has no sample {index}; samples: {', '.join(map(str, indices))}")
+    srow = srows.filter(pl.col("sample_index") == index).row(0, named=True)
+    vrows = v.filter(pl.col("sample_id") == srow["sample_id"])
+    vrow = vrows.row(0, named=True) if vrows.height else None
+    result = json.loads(vrow["result_json"]) if vrow else {}
+    compile_info = result.get("compile") or {}
+    cases = c.filter(pl.col("sample_id") == srow["sample_id"]).sort("case") if vrow else c.clear()
+
+    verdict = vrow["verdict"] if vrow else "(not judged yet)"
+    colour = "green" if verdict == "OK" else "red"
+    console.print(f"[bold]{escape(task)}[/bold] sample {index} of {len(indices)}  verdict: [bold {colour}]"
+                  f"{escape(verdict)}[/]" + (f"  score: {vrow['score']:g}" if vrow and vrow["score"] is not None else "")
+                  + (f"   ({escape(vrow['message'])})" if vrow and vrow["message"] else ""), highlight=False)
+    details = [f"model: {srow['model']}", f"finish: {srow['finish_reason']}", f"tokens: {srow['completion_tokens']}"]
+    if srow["source"]:
+        details.append(f"replayed: {srow['source']}")
+    if srow["error"]:
+        details.append(f"generation failed: {srow['error']}")
+    console.print(escape("   ".join(details)), highlight=False)
+    if srow["code"]:
+        console.print(Syntax(srow["code"], "cpp" if srow["language"] == "cpp" else srow["language"],
+                             line_numbers=True, word_wrap=True))
+    else:
+        console.print(f"no code: {escape(srow['extract_error'] or 'no code block')}")
+    if compile_info:
+        state = "ok" if compile_info.get("ok") else "failed"
+        console.print(f"compile: {state} in {compile_info.get('ms', 0):.0f} ms", highlight=False)
+        if compile_info.get("message"):
+            console.print(compile_info["message"].rstrip()[-4000:], markup=False, highlight=False)
+    if cases.height:
+        t = Table(title="cases", title_justify="left")
+        for col in ("case", "verdict", "cpu ms", "peak KB", "queries", "solver", "interactor/checker", "message"):
+            t.add_column(col, overflow="fold", max_width=60 if col == "message" else None)
+        for row in cases.iter_rows(named=True):
+            q = "" if row["queries"] is None else f"{row['queries']}/{row['query_limit'] if row['query_limit'] is not None else '?'}"
+            st = "green" if row["verdict"] == "OK" else "red"
+            t.add_row(escape(row["case"]), f"[{st}]{escape(row['verdict'])}[/]", f"{row['cpu_ms']:.0f}",
+                      str(row["peak_kb"]), q, escape(row["solver_exit"] or ""), escape(row["interactor_exit"] or ""),
+                      escape((row["message"] or "")[:200]))
+        console.print(t)
+        failing = [row for row in cases.iter_rows(named=True) if row["verdict"] != "OK"][:3]
+        shown = failing or [cases.row(cases.height - 1, named=True)]
+        for row in shown:
+            for key, title in (("solver_to_judge_tail", "solver → judge"), ("judge_to_solver_tail", "judge → solver"),
+                               ("solver_stderr_tail", "solver stderr")):
+                text = (row[key] or "")[-tail_chars:]
+                if text or key != "solver_stderr_tail":
+                    console.print(f"[bold]case {escape(row['case'])} {title}[/bold] (last {len(text)} chars):")
+                    console.print(text or "(empty)", markup=False, highlight=False)
+    return {"task": task, "index": index, "verdict": verdict, "code": srow["code"], "compile": compile_info,
+            "cases": cases.to_dicts() if cases.height else []}
+
+
+# -- CLI ----------------------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ibench.report",
+                                 description="Look into finished ibench runs: tables, comparisons, samples.")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("show", help="the run's tables again")
+    p.add_argument("run", help="a run folder")
+    p = sub.add_parser("compare", help="runs side by side, with paired bootstrap CIs of the pass@1 differences")
+    p.add_argument("runs", nargs="+", help="two or more run folders (the first is the baseline)")
+    p.add_argument("--out", help="output folder (default: <common folder>/compare_report)")
+    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000)")
+    p.add_argument("--confidence", type=float, default=0.95)
+    p = sub.add_parser("sample", help="one sample: verdict, code, compiler message, cases, transcript tails")
+    p.add_argument("run", help="a run folder")
+    p.add_argument("task", help="task id")
+    p.add_argument("index", nargs="?", type=int, default=0, help="sample index (default 0)")
+    sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.report sweep -h)", add_help=False)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["sweep"]:
+        from ibench.report_sweep import main as sweep_main
+
+        return sweep_main(argv[1:])
+    args = ap.parse_args(argv)
+    try:
+        if args.cmd == "show":
+            show(args.run)
+        elif args.cmd == "compare":
+            if len(args.runs) < 2:
+                raise ReportError("compare needs at least two runs")
+            compare(args.runs, args.out, args.bootstrap, args.confidence)
+        elif args.cmd == "sample":
+            sample(args.run, args.task, args.index)
+    except ReportError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    return 0
