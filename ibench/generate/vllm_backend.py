@@ -9,10 +9,19 @@ Work goes to the replicas in chunks of ``tasks_per_call`` tasks (each task with 
 one ``SamplingParams(n=…)``), at most ``calls_in_flight`` chunks queued per replica, so the
 engines batch continuously while finished chunks stream on to judging.
 
-Reasoning budget: where the installed vLLM has ``SamplingParams.thinking_token_budget`` it is
-used (the engine must be started with a reasoning config; pass it in ``engine_kwargs``).
-Otherwise generation stops at the budget (or at ``</think>``), the thinking block is closed
-with ``budget_close_text`` and generation continues from there for the rest of ``max_tokens``.
+Reasoning: ``engine_kwargs.reasoning_parser`` (vLLM's names: ``qwen3``, ``deepseek_r1``,
+``openai_gptoss``) starts the engine with a reasoning config. ``sampling.reasoning_budget`` then
+goes to vLLM as ``SamplingParams.thinking_token_budget`` (``budget_mode=auto|native``); without a
+parser, or on a vLLM without that field, or with ``budget_mode=stop``, generation stops at the
+budget (or at ``</think>``), the thinking block is closed with ``budget_close_text`` and
+generation continues from there for the rest of ``max_tokens``. Every sample records
+``reasoning_tokens``: the generated tokens inside the thinking block, counted on token ids.
+
+Each sample is seeded with :meth:`GenerationRequest.sample_seed` (vLLM seeds the j-th of ``n``
+samples with ``seed + j``; runs of consecutive indices share one request). A prompt longer than
+the context window becomes failed samples with that reason, never failing the rest of its
+chunk. An engine that dies inside a live actor (``EngineDeadError``) ends the actor, so that Ray
+restarts it and re-runs the call; once restarts are spent, the prompts go to other replicas.
 
 vLLM is imported only inside the actor (``engine_module``, normally ``"vllm"``), so this module
 imports on machines without it.
@@ -50,28 +59,75 @@ class VLLMWorker:
     def __init__(self, engine_module: str, model: str, engine_kwargs: dict[str, Any]) -> None:
         self.engine = importlib.import_module(engine_module)
         self.llm = self.engine.LLM(model=model, **engine_kwargs)
-        self.native_budget = _has_param(self.engine.SamplingParams, "thinking_token_budget")
+        self.reasoning_parser = engine_kwargs.get("reasoning_parser") or ""
+        self.native_budget = _has_param(self.engine.SamplingParams, "thinking_token_budget") and self._reasoning_on()
         try:  # the context window, to keep prompt + max_tokens inside it (a request over it fails)
             self.max_model_len = int(self.llm.llm_engine.model_config.max_model_len)
         except Exception:  # noqa: BLE001 - engines without this attribute path: no clamping
             self.max_model_len = None
+        self._markers: dict[str, Any] = {}
 
-    def _room(self, messages: list[dict], ctk: dict, max_tokens: int) -> int:
-        """``max_tokens`` clamped to what the context window leaves after the prompt."""
-        if not self.max_model_len:
-            return max_tokens
-        try:
-            ids = self.llm.get_tokenizer().apply_chat_template(messages, tokenize=True, add_generation_prompt=True,
-                                                               **ctk)
-        except Exception:  # noqa: BLE001
-            return max_tokens
-        return max(16, min(max_tokens, self.max_model_len - len(ids)))
+    def _reasoning_on(self) -> bool:
+        """Whether the engine was started with a reasoning config (vLLM refuses
+        ``thinking_token_budget`` otherwise). Engines without the attribute path: assumed on."""
+        config = getattr(getattr(self.llm, "llm_engine", None), "vllm_config", None)
+        if config is None:
+            return True
+        rc = getattr(config, "reasoning_config", None)
+        return bool(rc is not None and getattr(rc, "enabled", True))
 
     def info(self) -> dict[str, Any]:
         import os
 
-        return {"native_budget": self.native_budget, "pid": os.getpid(),
+        return {"native_budget": self.native_budget, "pid": os.getpid(), "max_model_len": self.max_model_len,
+                "reasoning_parser": self.reasoning_parser,
                 "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES", "")}
+
+    # -- tokens ------------------------------------------------------------------------------
+    def _prompt_len(self, messages: list[dict], ctk: dict) -> int | None:
+        """The prompt's length in tokens, through the model's chat template (None: unknown)."""
+        if not self.max_model_len:
+            return None
+        try:
+            ids = self.llm.get_tokenizer().apply_chat_template(messages, tokenize=True, add_generation_prompt=True,
+                                                               **ctk)
+        except Exception:  # noqa: BLE001 - no tokenizer: no check here (the engine still validates)
+            return None
+        if isinstance(ids, dict) or hasattr(ids, "keys"):  # a BatchEncoding
+            ids = ids["input_ids"]
+        return len(ids) if isinstance(ids, (list, tuple)) else None
+
+    def _marker_ids(self, options: dict[str, Any]) -> dict[str, Any]:
+        """Token ids that delimit the reasoning: ``<think>`` / ``</think>`` (think format) or the
+        harmony final-channel marker. A marker that is not exactly one token is left out."""
+        key = options.get("reasoning_format", "think")
+        if key in self._markers:
+            return self._markers[key]
+        ids: dict[str, Any] = {}
+        try:
+            tok = self.llm.get_tokenizer()
+            if key == "harmony":
+                seq = tok.encode("<|channel|>final", add_special_tokens=False)
+                ids["final"] = list(seq) if seq else None
+            else:
+                for name, tag in (("open", options.get("think_open", "<think>")),
+                                  ("close", options.get("think_close", "</think>"))):
+                    seq = tok.encode(tag, add_special_tokens=False)
+                    ids[name] = seq[0] if len(seq) == 1 else None
+        except Exception:  # noqa: BLE001 - no tokenizer: counts unknown
+            ids = {}
+        self._markers[key] = ids
+        return ids
+
+    def _reasoning_tokens(self, prompt_ids: Any, out_ids: Any, options: dict[str, Any]) -> int | None:
+        m = self._marker_ids(options)
+        if options.get("reasoning_format", "think") == "none":
+            return 0
+        if options.get("reasoning_format") == "harmony":
+            return harmony_reasoning_tokens(list(out_ids or []), m.get("final"))
+        if m.get("open") is None or m.get("close") is None:
+            return None
+        return think_reasoning_tokens(list(prompt_ids or []), list(out_ids or []), m["open"], m["close"])
 
     # -- sampling params --------------------------------------------------------------------
     def _params(self, s: dict[str, Any], n: int, seed: int | None, max_tokens: int, **extra: Any) -> Any:
@@ -84,76 +140,221 @@ class VLLMWorker:
 
     # -- one chunk ----------------------------------------------------------------------------
     def generate(self, batch: list[dict[str, Any]], sampling: dict[str, Any], options: dict[str, Any]) -> list[dict]:
+        try:
+            return self._generate(batch, sampling, options)
+        except Exception as exc:
+            if engine_dead(exc):
+                # The engine process is gone but this actor lives on: every later call would fail
+                # the same way. End the actor, so that Ray restarts it (a fresh engine) and
+                # re-runs this call there; once restarts are spent the backend re-queues its
+                # prompts to the other replicas.
+                import os
+                import sys
+
+                print(f"ibench: vLLM engine died in actor {os.getpid()} ({type(exc).__name__}: {exc}); "
+                      "ending the actor so that Ray restarts it", file=sys.stderr, flush=True)
+                os._exit(75)
+            raise
+
+    def _generate(self, batch: list[dict[str, Any]], sampling: dict[str, Any], options: dict[str, Any]) -> list[dict]:
         start = time.perf_counter()
-        budget = sampling.get("reasoning_budget")
+        thinking = options.get("thinking", True)
+        budget = int(sampling.get("reasoning_budget") or 0) if thinking else 0
         mode = options.get("budget_mode", "auto")
+        if budget and mode == "native" and not self.native_budget:
+            raise ValueError("budget_mode=native, but this engine cannot apply thinking_token_budget: start it "
+                             "with a reasoning parser (model.engine_kwargs.reasoning_parser) on a vLLM that has it")
+        use_stop = bool(budget) and (mode == "stop" or (mode == "auto" and not self.native_budget))
         ctk = dict(options.get("chat_template_kwargs") or {})
         if sampling.get("reasoning_effort"):
             ctk.setdefault("reasoning_effort", sampling["reasoning_effort"])
-        if budget and options.get("thinking", True) and (mode == "stop" or (mode == "auto" and not self.native_budget)):
-            results = self._generate_with_stop(batch, sampling, options, ctk, int(budget))
-        else:
-            extra = {}
-            if budget and self.native_budget and mode in ("auto", "native") and options.get("thinking", True):
-                extra["thinking_token_budget"] = int(budget)
-            if options.get("skip_special_tokens") is not None:
-                extra["skip_special_tokens"] = options["skip_special_tokens"]
-            params = [self._params(sampling, len(b["indices"]), b["seed"],
-                                   self._room(b["messages"], ctk, int(sampling["max_tokens"])), **extra)
-                      for b in batch]
-            outs = self.llm.chat([b["messages"] for b in batch], params, use_tqdm=False,
-                                 chat_template_kwargs=ctk or None)
-            results = []
-            for b, out in zip(batch, outs):
-                ptoks = len(getattr(out, "prompt_token_ids", None) or [])
-                for idx, o in zip(b["indices"], out.outputs):
-                    results.append(dict(task_id=b["task_id"], sample_index=idx, response=o.text,
-                                        prompt_tokens=ptoks, completion_tokens=len(o.token_ids),
-                                        finish_reason=str(o.finish_reason or ""), seed=b["seed"]))
+        max_tokens = int(sampling["max_tokens"])
+        results: list[dict] = []
+        items: list[dict] = []  # one engine request per run of consecutive sample indices
+        for b in batch:
+            plen = self._prompt_len(b["messages"], ctk)
+            room = max_tokens if plen is None else min(max_tokens, self.max_model_len - plen)
+            if room < 1:
+                results.extend(_failed_rows(b, b["indices"], plen, _too_long(plen, self.max_model_len)))
+                continue
+            for run, seed in seed_runs(b["indices"], b["seed"]):
+                items.append({"b": b, "indices": run, "seed": seed, "max_tokens": room})
+        if items:
+            if use_stop:
+                results.extend(self._generate_with_stop(items, sampling, options, ctk, budget))
+            else:
+                extra: dict[str, Any] = {}
+                if budget and self.native_budget and mode in ("auto", "native"):
+                    extra["thinking_token_budget"] = budget
+                if options.get("skip_special_tokens") is not None:
+                    extra["skip_special_tokens"] = options["skip_special_tokens"]
+                results.extend(self._generate_plain(items, sampling, options, ctk, extra))
         elapsed = time.perf_counter() - start
         for r in results:
             r["latency_s"] = elapsed
         return results
 
-    def _generate_with_stop(self, batch, sampling, options, ctk, budget) -> list[dict]:
+    def _chat_each(self, items: list[dict], params: list[Any], ctk: dict) -> list[Any]:
+        """``LLM.chat`` over the items; when the engine refuses the batch (a request it judges
+        invalid), each item again on its own, so that only the bad one fails (its slot holds
+        the exception)."""
+        convs = [it["b"]["messages"] for it in items]
+        try:
+            return self.llm.chat(convs, params, use_tqdm=False, chat_template_kwargs=ctk or None)
+        except Exception as exc:
+            if engine_dead(exc):
+                raise
+            if len(items) == 1:
+                return [exc]
+        outs: list[Any] = []
+        for conv, p in zip(convs, params):
+            try:
+                outs.append(self.llm.chat([conv], [p], use_tqdm=False, chat_template_kwargs=ctk or None)[0])
+            except Exception as exc:
+                if engine_dead(exc):
+                    raise
+                outs.append(exc)
+        return outs
+
+    def _generate_plain(self, items, sampling, options, ctk, extra) -> list[dict]:
+        params = [self._params(sampling, len(it["indices"]), it["seed"], it["max_tokens"], **extra) for it in items]
+        results = []
+        for it, out in zip(items, self._chat_each(items, params, ctk)):
+            b = it["b"]
+            if isinstance(out, BaseException):
+                results.extend(_failed_rows(b, it["indices"], None, f"{type(out).__name__}: {str(out)[:500]}"))
+                continue
+            pids = getattr(out, "prompt_token_ids", None) or []
+            for j, (idx, o) in enumerate(zip(it["indices"], out.outputs)):
+                results.append(dict(task_id=b["task_id"], sample_index=idx, response=o.text, prompt_tokens=len(pids),
+                                    completion_tokens=len(o.token_ids),
+                                    reasoning_tokens=self._reasoning_tokens(pids, o.token_ids, options),
+                                    finish_reason=str(o.finish_reason or ""), seed=_add_seed(it["seed"], j)))
+        return results
+
+    def _generate_with_stop(self, items, sampling, options, ctk, budget) -> list[dict]:
         """Budget without engine support: think up to ``budget`` tokens, close, continue."""
         tok = self.llm.get_tokenizer()
         close_tag = options.get("think_close", "</think>")
         close_text = options.get("budget_close_text", DEFAULT_CLOSE)
-        prompts = [tok.apply_chat_template(b["messages"], tokenize=False, add_generation_prompt=True, **ctk)
-                   for b in batch]
-        max_tokens = min(self._room(b["messages"], ctk, int(sampling["max_tokens"])) for b in batch)
-        first = [self._params(sampling, len(b["indices"]), b["seed"], min(budget, max_tokens),
-                              stop=[close_tag], include_stop_str_in_output=True) for b in batch]
+        close_id = self._marker_ids(options).get("close")
+        prompts = [tok.apply_chat_template(it["b"]["messages"], tokenize=False, add_generation_prompt=True, **ctk)
+                   for it in items]
+        stop_kw: dict[str, Any] = {"stop": [close_tag], "include_stop_str_in_output": True}
+        if close_id is not None:
+            stop_kw["stop_token_ids"] = [close_id]  # also when the tag is a special (hidden) token
+        first = [self._params(sampling, len(it["indices"]), it["seed"], min(budget, it["max_tokens"]), **stop_kw)
+                 for it in items]
         outs = self.llm.generate(prompts, first, use_tqdm=False)
-        pending: list[tuple[dict, str]] = []  # (result, continuation prompt)
+        pending: list[tuple[dict, str, int]] = []  # (result, continuation prompt, room left)
         results: list[dict] = []
-        for b, prompt, out in zip(batch, prompts, outs):
-            ptoks = len(getattr(out, "prompt_token_ids", None) or [])
-            for j, (idx, o) in enumerate(zip(b["indices"], out.outputs)):
+        for it, prompt, out in zip(items, prompts, outs):
+            b = it["b"]
+            pids = getattr(out, "prompt_token_ids", None) or []
+            for j, (idx, o) in enumerate(zip(it["indices"], out.outputs)):
                 text, used = o.text, len(o.token_ids)
-                r = dict(task_id=b["task_id"], sample_index=idx, response=text, prompt_tokens=ptoks,
-                         completion_tokens=used, reasoning_tokens=used, finish_reason=str(o.finish_reason or ""),
-                         seed=b["seed"], budget_forced=False)
+                counted = self._reasoning_tokens(pids, o.token_ids, options)
+                r = dict(task_id=b["task_id"], sample_index=idx, response=text, prompt_tokens=len(pids),
+                         completion_tokens=used, reasoning_tokens=used if counted is None else counted,
+                         finish_reason=str(o.finish_reason or ""), seed=_add_seed(it["seed"], j),
+                         budget_forced=False)
                 results.append(r)
-                if o.finish_reason == "length" and used < max_tokens:
+                closed = (o.finish_reason == "stop" and (text.rstrip().endswith(close_tag)
+                                                         or (close_id is not None and list(o.token_ids)[-1:] == [close_id])))
+                if o.finish_reason == "length" and used < it["max_tokens"]:
                     r["response"] = text + close_text  # budget spent mid-thought: close the block
                     r["budget_forced"] = True
-                elif not (o.finish_reason == "stop" and text.rstrip().endswith(close_tag)):
+                elif closed and not text.rstrip().endswith(close_tag):
+                    r["response"] = text + close_tag  # the tag was a hidden special token
+                elif not closed:
                     continue  # ended without thinking (EOS) or out of tokens altogether
-                if max_tokens - used > 0:
-                    r["seed_continue"] = (b["seed"] or 0) + j + 1
-                    pending.append((r, prompt + r["response"]))
+                if it["max_tokens"] - used > 0:
+                    r["seed_continue"] = (_add_seed(it["seed"], j) or 0) + 1
+                    pending.append((r, prompt + r["response"], it["max_tokens"] - used))
         if pending:
-            second = [self._params(sampling, 1, r["seed_continue"], max_tokens - r["completion_tokens"])
-                      for r, _ in pending]
-            outs2 = self.llm.generate([p for _, p in pending], second, use_tqdm=False)
-            for (r, _), out in zip(pending, outs2):
+            second = [self._params(sampling, 1, r["seed_continue"], room) for r, _, room in pending]
+            outs2 = self.llm.generate([p for _, p, _ in pending], second, use_tqdm=False)
+            for (r, _, _), out in zip(pending, outs2):
                 o = out.outputs[0]
                 r["response"] += o.text
                 r["completion_tokens"] += len(o.token_ids)
                 r["finish_reason"] = str(o.finish_reason or "")
         return results
+
+
+def engine_dead(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what caused it) says the vLLM engine process has died."""
+    seen = 0
+    while exc is not None and seen < 8:
+        if any(c.__name__ == "EngineDeadError" for c in type(exc).__mro__):
+            return True
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return False
+
+
+def seed_runs(indices: list[int], seed: int | None) -> list[tuple[list[int], int | None]]:
+    """Split sample indices into runs that one request with ``n = len(run)`` can serve: vLLM
+    seeds the j-th of n samples with ``seed + j``, so a run of consecutive indices starting at
+    ``i`` sent with the seed of sample ``i`` gives every sample the seed
+    :meth:`GenerationRequest.sample_seed` names — the same as the ``openai`` backend, and
+    independent of which samples a resumed run still lacks."""
+    runs: list[tuple[list[int], int | None]] = []
+    for idx in indices:
+        s = None if seed is None else (seed + idx) % SEED_MOD
+        if runs and runs[-1][0][-1] + 1 == idx and (s is None or s == _add_seed(runs[-1][1], len(runs[-1][0]))):
+            runs[-1][0].append(idx)
+        else:
+            runs.append(([idx], s))
+    return runs
+
+
+SEED_MOD = 2**31 - 1
+
+
+def _add_seed(seed: int | None, j: int) -> int | None:
+    return None if seed is None else seed + j
+
+
+def think_reasoning_tokens(prompt_ids: list[int], out_ids: list[int], open_id: int, close_id: int) -> int:
+    """Generated tokens inside ``<think>`` … ``</think>`` (the tags themselves not counted). A
+    prompt that ends inside an open thinking block (templates that open it for the model)
+    starts the count inside it."""
+    last_open = max((i for i, t in enumerate(prompt_ids) if t == open_id), default=-1)
+    last_close = max((i for i, t in enumerate(prompt_ids) if t == close_id), default=-1)
+    depth = 1 if last_open > last_close else 0
+    count = 0
+    for t in out_ids:
+        if t == open_id:
+            depth += 1
+        elif t == close_id:
+            depth = max(0, depth - 1)
+        elif depth:
+            count += 1
+    return count
+
+
+def harmony_reasoning_tokens(out_ids: list[int], final_marker: list[int] | None) -> int | None:
+    """gpt-oss (harmony): the tokens before the last ``<|channel|>final`` marker (all of them
+    when the answer never reached the final channel)."""
+    if not final_marker:
+        return None
+    k = len(final_marker)
+    for i in range(len(out_ids) - k, -1, -1):
+        if out_ids[i:i + k] == final_marker:
+            return i
+    return len(out_ids)
+
+
+def _too_long(plen: int | None, limit: int | None) -> str:
+    return (f"prompt too long: {plen} tokens, the context window (max_model_len) is {limit}; "
+            "nothing was generated")
+
+
+def _failed_rows(b: dict, indices: list[int], plen: int | None, error: str) -> list[dict]:
+    return [dict(task_id=b["task_id"], sample_index=idx, response="", prompt_tokens=plen, completion_tokens=0,
+                 reasoning_tokens=None, finish_reason="error", error=error,
+                 seed=None if b["seed"] is None else (b["seed"] + idx) % SEED_MOD) for idx in indices]
 
 
 class VLLMBackend(Backend):
@@ -174,6 +375,7 @@ class VLLMBackend(Backend):
         budget_mode: str = "auto",  # auto | native | stop
         budget_close_text: str = DEFAULT_CLOSE,
         think_close: str = "</think>",
+        think_open: str = "<think>",
         engine_module: str = "vllm",
         placement_timeout_s: float = 1800.0,
         max_restarts: int = 1,
@@ -197,6 +399,7 @@ class VLLMBackend(Backend):
         self.budget_mode = budget_mode
         self.budget_close_text = budget_close_text
         self.think_close = think_close
+        self.think_open = think_open
         self.engine_module = engine_module
         self.placement_timeout_s = float(placement_timeout_s)
         self.max_restarts = int(max_restarts)
@@ -259,6 +462,11 @@ class VLLMBackend(Backend):
             ).remote(self.engine_module, self.model, engine_kwargs)
             self.actors.append(actor)
         self.worker_info = ray.get([a.info.remote() for a in self.actors])
+        if sampling.reasoning_budget and self.budget_mode == "auto" and not all(
+                i.get("native_budget") for i in self.worker_info):
+            log.warning("%s: sampling.reasoning_budget=%s without the engine's native budget (set "
+                        "model.engine_kwargs.reasoning_parser): stopping at the budget and continuing",
+                        self.name, sampling.reasoning_budget)
         log.info("%s: %d vLLM replica(s) ready (TP=%d): %s", self.name, len(self.actors), self.tp, self.worker_info)
 
     def close(self) -> None:
@@ -284,7 +492,7 @@ class VLLMBackend(Backend):
         thinking = self.chat_template_kwargs.get("enable_thinking", True) is not False
         opts = {"chat_template_kwargs": self.chat_template_kwargs, "budget_mode": self.budget_mode,
                 "budget_close_text": self.budget_close_text, "think_close": self.think_close,
-                "thinking": thinking}
+                "think_open": self.think_open, "thinking": thinking, "reasoning_format": self.reasoning_format}
         if self.reasoning_format == "harmony":
             opts["skip_special_tokens"] = False  # keep the channel markers to split on
         return opts
@@ -323,7 +531,7 @@ class VLLMBackend(Backend):
             for r in chunk:
                 for idx in r.indices:
                     yield Completion(task_id=r.task_id, sample_index=idx, prompt=_prompt(r), response="",
-                                     finish_reason="error", seed=r.seed,
+                                     finish_reason="error", seed=r.sample_seed(idx),
                                      error=f"{type(exc).__name__}: {str(exc)[:500]}")
 
         submit()
@@ -359,7 +567,7 @@ class VLLMBackend(Backend):
                     response=row["response"], prompt_tokens=row.get("prompt_tokens"),
                     completion_tokens=row.get("completion_tokens"), reasoning_tokens=row.get("reasoning_tokens"),
                     finish_reason=row.get("finish_reason", ""), seed=row.get("seed"),
-                    latency_s=row.get("latency_s", 0.0), extra=extra)
+                    latency_s=row.get("latency_s", 0.0), error=row.get("error", ""), extra=extra)
 
     def identity(self) -> dict:
         return {**super().identity(), "model": self.model, "chat_template_kwargs": self.chat_template_kwargs,
