@@ -349,8 +349,9 @@ def _abs(path: str | Path) -> str:
 
 
 def _remove_tree(path: Path) -> None:
-    """Remove a file or a whole tree without following links and without recursion, so neither
-    a planted symlink nor a tree thousands of levels deep can turn clean-up against the judge."""
+    """Remove a file or a whole tree without following links, without recursion and through
+    descriptors (one open at a time), so neither a planted symlink nor a tree thousands of levels
+    deep, longer than any path may be, can turn clean-up against the judge or make it fail."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -358,25 +359,35 @@ def _remove_tree(path: Path) -> None:
     if not stat.S_ISDIR(st.st_mode):
         os.unlink(path)
         return
-    stack = [Path(path)]
-    while stack:
-        d = stack[-1]
-        try:
-            os.chmod(d, 0o700)  # a dir (checked without following links) the judge created
-        except OSError:
-            pass
-        children = []
-        with os.scandir(d) as it:
-            for e in it:
-                if e.is_dir(follow_symlinks=False):
-                    children.append(Path(e.path))
-                else:
-                    os.unlink(e.path)
-        if children:
-            stack.extend(children)
-        else:
-            os.rmdir(d)
-            stack.pop()
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+    os.chmod(path, 0o700)
+    fd = os.open(path, flags)
+    names: list[str] = []  # the way down from ``path``
+    try:
+        while True:
+            sub = None
+            with os.scandir(fd) as it:
+                for e in it:
+                    if e.is_dir(follow_symlinks=False):
+                        sub = e.name
+                        break
+                    os.unlink(e.name, dir_fd=fd)
+            if sub is not None:
+                os.chmod(sub, 0o700, dir_fd=fd)  # a dir (checked without following links)
+                child = os.open(sub, flags, dir_fd=fd)
+                os.close(fd)
+                fd = child
+                names.append(sub)
+                continue
+            if not names:
+                break
+            parent = os.open("..", flags, dir_fd=fd)
+            os.close(fd)
+            fd = parent
+            os.rmdir(names.pop(), dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(path)
 
 
 def default_cache_dir(configured: str | None = None) -> Path:
