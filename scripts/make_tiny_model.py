@@ -105,17 +105,22 @@ def build_model(vocab_size: int, eos_id: int, pad_id: int, suppress: list[int], 
                          use_sliding_window=False, torch_dtype="bfloat16")
     model = Qwen2ForCausalLM(config)
     with torch.no_grad():
+        # Weights well above the usual init scale, so that what the model writes depends on its
+        # prompt (at std 0.02 a 2-layer model is a near-uniform unigram sampler).
+        for param in model.parameters():
+            if param.dim() == 2:
+                param.normal_(0.0, 0.15)
         # One residual dimension holds a constant: every token embeds it, no layer writes to it.
         model.model.embed_tokens.weight[:, const_dim] = 1.0
         for layer in model.model.layers:
             layer.self_attn.o_proj.weight[const_dim, :] = 0.0
             layer.mlp.down_proj.weight[const_dim, :] = 0.0
-        model.model.norm.weight[const_dim] = 1.0
+        model.model.norm.weight[const_dim] = 20.0  # only the head reads this norm
         # The head: no ordinary token reads that dimension; control tokens read it, negatively.
         model.lm_head.weight[:, const_dim] = 0.0
         for t in suppress:
             model.lm_head.weight[t, :] = 0.0
-            model.lm_head.weight[t, const_dim] = -4.0
+            model.lm_head.weight[t, const_dim] = -40.0
     return model.to(torch.bfloat16)
 
 

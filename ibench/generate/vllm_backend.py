@@ -190,9 +190,24 @@ class VLLMWorker:
                     extra["skip_special_tokens"] = options["skip_special_tokens"]
                 results.extend(self._generate_plain(items, sampling, options, ctk, extra))
         elapsed = time.perf_counter() - start
+        opener = options.get("think_open", "<think>")
         for r in results:
             r["latency_s"] = elapsed
+            if r.pop("opened_in_prompt", False) and not r["response"].lstrip().startswith(opener):
+                # The chat template opened the thinking block (DeepSeek-R1, Qwen3-Thinking-2507):
+                # the response starts inside it. Give it its opener, so that a block cut by
+                # max_tokens reads as reasoning, never as an answer.
+                r["response"] = opener + r["response"]
         return results
+
+    def _opened(self, prompt_ids: Any, options: dict[str, Any]) -> bool:
+        """Whether the prompt ends inside an open thinking block (think format)."""
+        m = self._marker_ids(options)
+        if options.get("reasoning_format", "think") != "think" or m.get("open") is None or m.get("close") is None:
+            return False
+        ids = list(prompt_ids or [])
+        last_open = max((i for i, t in enumerate(ids) if t == m["open"]), default=-1)
+        return last_open > max((i for i, t in enumerate(ids) if t == m["close"]), default=-1)
 
     def _chat_each(self, items: list[dict], params: list[Any], ctk: dict) -> list[Any]:
         """``LLM.chat`` over the items; when the engine refuses the batch (a request it judges
@@ -229,7 +244,8 @@ class VLLMWorker:
                 results.append(dict(task_id=b["task_id"], sample_index=idx, response=o.text, prompt_tokens=len(pids),
                                     completion_tokens=len(o.token_ids),
                                     reasoning_tokens=self._reasoning_tokens(pids, o.token_ids, options),
-                                    finish_reason=str(o.finish_reason or ""), seed=_add_seed(it["seed"], j)))
+                                    finish_reason=str(o.finish_reason or ""), seed=_add_seed(it["seed"], j),
+                                    opened_in_prompt=self._opened(pids, options)))
         return results
 
     def _generate_with_stop(self, items, sampling, options, ctk, budget) -> list[dict]:
@@ -257,7 +273,7 @@ class VLLMWorker:
                 r = dict(task_id=b["task_id"], sample_index=idx, response=text, prompt_tokens=len(pids),
                          completion_tokens=used, reasoning_tokens=used if counted is None else counted,
                          finish_reason=str(o.finish_reason or ""), seed=_add_seed(it["seed"], j),
-                         budget_forced=False)
+                         budget_forced=False, opened_in_prompt=self._opened(pids, options))
                 results.append(r)
                 closed = (o.finish_reason == "stop" and (text.rstrip().endswith(close_tag)
                                                          or (close_id is not None and list(o.token_ids)[-1:] == [close_id])))
