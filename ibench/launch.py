@@ -99,25 +99,38 @@ class RunInterrupted(KeyboardInterrupt):
                 f"{self.run_dir}; run the same command again to resume (nothing judged is redone)")
 
 
+def _on_term(signum: int, _frame: Any) -> None:
+    raise Terminated(signum)
+
+
+_term_handler_active = False
+
+
 @contextmanager
 def interrupt_signals() -> Iterator[None]:
     """SIGTERM raises :class:`Terminated` in the main thread while the run goes (unless someone
     else, e.g. submitit, already handles it); SIGINT raises KeyboardInterrupt as usual."""
+    global _term_handler_active
     installed = False
     prev: Any = None
     if threading.current_thread() is threading.main_thread():
         prev = signal.getsignal(signal.SIGTERM)
         if prev in (signal.SIG_DFL, None):
-            def on_term(signum: int, _frame: Any) -> None:
-                raise Terminated(signum)
-
-            signal.signal(signal.SIGTERM, on_term)
-            installed = True
+            signal.signal(signal.SIGTERM, _on_term)
+            installed = _term_handler_active = True
     try:
         yield
     finally:
         if installed:
+            _term_handler_active = False
             signal.signal(signal.SIGTERM, prev)
+
+
+def _reclaim_sigterm() -> None:
+    """ray.init installs its own fatal-signal handler for SIGTERM (a stack dump, then death):
+    put ours back once the cluster is up."""
+    if _term_handler_active and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _on_term)
 
 
 @contextmanager
@@ -257,6 +270,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     progress_log = ProgressLog(console, 0.0 if terminal else float(p.log_every_s))
     try:
         cluster.start()
+        _reclaim_sigterm()
         backend = instantiate(OmegaConf.create(model_kwargs), _convert_="all")
         store = RunStore(run_dir / "results", flush_rows=p.flush_rows, flush_seconds=p.flush_seconds)
         sink.start()

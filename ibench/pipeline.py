@@ -320,10 +320,13 @@ class Pipeline:
                     if self.on_progress and now - last_report >= 1.0:
                         last_report = now
                         self.on_progress(self.progress)
-        except BaseException:
+        except BaseException as exc:
             stop.set()
-            for ref in inflight:
-                ray.cancel(ref, force=True)
+            # On Ctrl-C the judge workers got the same SIGINT; cancelling their tasks then trips a
+            # Ray core check (abort). ray.shutdown ends them anyway.
+            if not isinstance(exc, KeyboardInterrupt):
+                for ref in inflight:
+                    ray.cancel(ref, force=True)
             raise
         finally:
             stop.set()

@@ -175,20 +175,28 @@ def model_problems(cfg: DictConfig, request: bool = True) -> list[str]:
     return out
 
 
+def _plain(node: Any) -> dict:
+    if node is None:
+        return {}
+    if OmegaConf.is_config(node):
+        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
+    return dict(node)
+
+
 def probe_endpoint(mc: DictConfig, key: str | None, timeout_s: float = 30.0) -> str | None:
     """One chat-completion request of one token; a message naming the URL and the HTTP status
     when it fails, None when it succeeds."""
     import httpx
 
     url = str(mc.base_url).rstrip("/") + "/chat/completions"
-    headers = {"Content-Type": "application/json", **dict(OmegaConf.to_container(mc.get("headers") or {}))}
+    headers = {"Content-Type": "application/json", **_plain(mc.get("headers"))}
     if key:
         headers["Authorization"] = f"Bearer {key}"
     body: dict[str, Any] = {"model": mc.model, "messages": [{"role": "user", "content": "Reply with OK."}],
                             str(mc.get("max_tokens_field") or "max_tokens"): 1, "temperature": 0.0}
     if mc.get("send_seed", True):
         body["seed"] = 0
-    body.update(OmegaConf.to_container(mc.get("extra_body") or {}, resolve=True))
+    body.update(_plain(mc.get("extra_body")))
     hint = "; model.preflight=false skips this check"
     try:
         with httpx.Client(timeout=timeout_s) as client:

@@ -140,14 +140,14 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
     base = labels[0]
     pct = int(confidence * 100)
 
-    table = Table(title=f"pass@1 side by side on {rows[0]['n_tasks']} common task(s); differences to {base} "
-                        f"with {pct}% paired bootstrap CI over tasks", title_justify="left")
+    table = Table(title=f"pass@1 side by side on {rows[0]['n_tasks']} common task(s); differences to "
+                        f"{escape(base)} with {pct}% paired bootstrap CI over tasks", title_justify="left")
     table.add_column("group")
     table.add_column("tasks", justify="right")
     for lab in labels:
-        table.add_column(lab, justify="right")
+        table.add_column(escape(lab), justify="right")
     for lab in labels[1:]:
-        table.add_column(f"Δ {lab}", justify="right")
+        table.add_column(escape(f"Δ {lab}"), justify="right")
     for row in rows:
         cells = [_cell(row[lab]) for lab in labels]
         for lab in labels[1:]:

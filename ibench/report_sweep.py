@@ -26,7 +26,7 @@ from typing import Any, Sequence
 # Keys that differ between runs without being what a sweep measures.
 IGNORED_PREFIXES = ("paths.", "wandb.", "cluster.", "pipeline.", "metrics.", "hydra.", "resume", "print_config",
                     "bench.tasks_dir", "model.replicas", "model.max_concurrency", "model.base_url",
-                    "model.placement_timeout_s")
+                    "model.placement_timeout_s", "model.preflight")
 SERIES_KEY = "model.name"
 
 
@@ -78,7 +78,11 @@ def load_run(run_dir: Path, tokens: bool = False) -> SweepRun:
     overall = summary.get("overall", {})
     pass_at = {int(k): v for k, v in (overall.get("pass_at") or {}).items()}
     ci = {int(k): (tuple(v) if v else None) for k, v in (overall.get("ci") or {}).items()}
-    run = SweepRun(run_dir=run_dir, model=str(config.get(SERIES_KEY) or summary.get("model", "?")), config=config,
+    # The series label comes from the run's recorded identity (model name, plus the model id when
+    # it differs: two vllm-server runs of different models are two lines), never the folder name.
+    identity = (summary.get("meta") or {}).get("identity") or {}
+    label = identity.get("label") or config.get(SERIES_KEY) or summary.get("model", "?")
+    run = SweepRun(run_dir=run_dir, model=str(label), config=config,
                    pass_at=pass_at, ci=ci, n_tasks=int(summary.get("n_tasks", 0)),
                    n_samples=int(summary.get("n_samples", 0)))
     if tokens:

@@ -172,7 +172,7 @@ def read_offline_run(path: str | Path) -> dict[str, Any]:
 
     path = Path(path)
     if path.is_dir():
-        files = sorted(glob.glob(str(path / "run-*.wandb")))
+        files = sorted(path.glob("run-*.wandb"))  # Path.glob: a `[` in the folder's name is no pattern
         if not files:
             raise FileNotFoundError(f"no run-*.wandb in {path}")
         path = Path(files[0])
