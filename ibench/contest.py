@@ -48,10 +48,15 @@ Choices (each one is repeated in the docstring of the function that makes it):
   ``[0, max rᵢ + 100]`` like the LiveOIBench code, whose cap then also clips true roots above
   max rᵢ + 100 (e.g. four contestants rated 1600 and m = 1: the root is 1790.8, the capped
   search returns 1700); the code also stops at a 1-point bracket and truncates, so its figures
-  can sit up to 1 point lower. Before solving, the paper's filters apply: ratings below 500
+  can sit up to 1 point lower. A model that scores nothing therefore gets 0 from that search
+  (its lower bound; the 500 below is a filter on the contestants, never a bound of the
+  search). Before solving, the paper's filters apply: ratings below 500
   (which includes the 0 / −1000 placeholders) are dropped, then results more than 2 standard
   deviations from a cubic fit of rating on score, and contests with fewer than 15 remaining
-  rated contestants get no rating. Each filter is a parameter of :class:`RatingOptions`.
+  rated contestants get no rating. Each filter is a parameter of :class:`RatingOptions`. (The
+  LiveOIBench code itself drops only the 0 / −1000 placeholders and applies neither the
+  outlier fit nor the minimum count; ``RatingOptions(min_rating=1, outlier_sigma=None,
+  min_rated=1, paper_bounds=True)`` comes closest to it, for contestants rated 1 or more.)
 * **Aggregates**: Gold % and Medals % over the contests that have medal information;
   relative score, percentile and rating are means over contests (rating over the contests that
   have one); pass rate is pooled over tasks (solved tasks / tasks), a task being solved when one
@@ -828,7 +833,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rule", choices=("best", "ioi"), default="best",
                    help="per task: best submission (default) or the IOI rule (best per subtask)")
     p.add_argument("--by", choices=("competition", "division", "contest"), help="also aggregate per group")
-    p.add_argument("--paper-bounds", action="store_true", help="rating search on [0, max + 100] as the paper's code")
+    p.add_argument("--paper-bounds", action="store_true", help="rating search on [0, max rating + 100] as the LiveOIBench code (a model below every "
+                        "rated contestant gets 0); default: the exact root")
     p.add_argument("--partial-medal", choices=("lower_bound", "skip"), default="lower_bound")
     args = p.parse_args(argv)
 

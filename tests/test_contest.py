@@ -259,3 +259,15 @@ def test_scores_from_the_results_store_verdicts():
     best = task_scores_from_verdicts(df, "best", {SUM: 100, GUESS: 100})["m"]
     ioi = task_scores_from_verdicts(df, "ioi", {SUM: 100, GUESS: 100})["m"]
     assert (best[SUM].points, ioi[SUM].points, best[GUESS].points) == (60, 100, 100)
+
+
+def test_zero_score_model_with_the_paper_search_is_rated_at_its_lower_bound_0():
+    """LiveOIBench's rating search bisects on [0, max rating + 100] (generate_rankings.py:
+    ``left = 0.0``): a model that scores nothing is below every rated contestant and gets the
+    bound itself, 0 -- not the 500 of the rating filter. The exact solver rates it as if half a
+    contestant were below it, a finite rating under the lowest one."""
+    r = score_contest(contest(), {SUM: 0.0, GUESS: 0.0}, rating=PAPER)
+    assert r.total == 0 and r.expected_rank == 4 and r.n_rated == 4  # all four rated contestants above
+    assert r.rating == 0.0
+    exact = score_contest(contest(), {SUM: 0.0, GUESS: 0.0}, rating=HAND)
+    assert 0 < exact.rating < 1500 and expected_rank_sum(exact.rating, [2000, 2100, 1500, 1600]) == pytest.approx(3.5)
