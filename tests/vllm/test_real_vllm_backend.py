@@ -13,6 +13,8 @@ import pytest
 
 from vllm_lane import engine_kwargs, make_task
 
+pytestmark = pytest.mark.vllm_real
+
 MAX_LEN = 2048
 
 
