@@ -3,11 +3,15 @@
 
 1. Median wall ms per interactive case through the judge, against the floor measured in the
    same run: the same two programs joined by os.pipe and started with subprocess, nothing else.
-   Target: judge <= 1.2x floor.
+   Target: judge <= 1.2x floor. Also the lightest case (one answer, no query), where the fixed
+   cost of the sandbox weighs most.
 2. Compile ms of typical solutions (the bundled tasks' accepted solutions): plain g++, with the
    precompiled <bits/stdc++.h>, and a cache hit. Targets: precompiled >= 3.5x faster than plain; cache hit < 20 ms.
 
-    python scripts/bench_judge.py [--cases 200] [--compiles 12]
+    python scripts/bench_judge.py [--cases 200] [--compiles 12] [--unprivileged]
+
+--unprivileged (as root) runs the same benchmark as an unprivileged user, the way a Slurm node
+judges: the box is then built through a user namespace.
 """
 
 from __future__ import annotations
@@ -115,15 +119,15 @@ def floor_case(solver: Path, interactor: Path, case: Path, tout: Path) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def bench_cases(judge: Judge, task: Task, n: int) -> dict:
+def bench_cases(judge: Judge, task: Task, n: int, source: str = SOLVER, one_case: bool = False) -> dict:
     src_dir = Path(tempfile.mkdtemp(prefix="ibench-bench-"))
-    prog = judge.compile_solution(task, SOLVER)
+    prog = judge.compile_solution(task, source)
     assert prog.binary is not None, prog.info.message
     interactor = judge.compile_tool(task, task.interactors["non_adaptive"])
     tout = src_dir / "tout"
     floor, through = [], []
     for i in range(n):
-        case = task.cases[i % len(task.cases)]
+        case = task.cases[0 if one_case else i % len(task.cases)]
         # Interleaved so that load drift hits both sides alike.
         floor.append(floor_case(prog.binary, interactor, case.input_path, tout))
         t0 = time.perf_counter()
@@ -178,23 +182,50 @@ def bench_compile(n: int) -> dict:
             "pch_speedup": round(med(ratios), 2), "cache_hit_ms": round(med(hit), 2)}
 
 
+LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
+
+
+def run_unprivileged(argv: list[str]) -> int:
+    """This benchmark again, as an unprivileged user (the judge then builds its box through a
+    user namespace)."""
+    from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command
+
+    home = Path(tempfile.mkdtemp(prefix="ibench-bench-nobody-"))
+    os.chmod(home, 0o755)
+    os.chown(home, NOBODY, NOBODY)
+    cmd = unprivileged_command([sys.executable, str(Path(__file__).resolve()),
+                                *[a for a in argv if a != "--unprivileged"]], home,
+                               needs=[Path(__file__).resolve().parents[1]])
+    if isinstance(cmd, str):
+        print(f"cannot run unprivileged here: {cmd}", file=sys.stderr)
+        return 2
+    return subprocess.run(cmd).returncode
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cases", type=int, default=200)
     ap.add_argument("--compiles", type=int, default=12, help="how many bundled accepted solutions to compile")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--unprivileged", action="store_true", help="as root: run as an unprivileged user (user-namespace box)")
     args = ap.parse_args()
+    if args.unprivileged:
+        return run_unprivileged(sys.argv[1:])
     judge = Judge(JudgeSettings())
     task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 100)
     cases = bench_cases(judge, task, args.cases)
+    answer = task.cases[0].input_path.read_text().strip()
+    light = bench_cases(judge, task, args.cases, LIGHT.replace("ANSWER", answer), one_case=True)
     comp = bench_compile(args.compiles)
     if args.json:
-        print(json.dumps({"interactive": cases, "compile": comp}))
+        print(json.dumps({"interactive": cases, "lightest": light, "compile": comp}))
         return 0
     print(f"interactive case ({cases['cases']} runs, sandbox {cases['sandbox']}):")
     print(f"  floor (2 processes on os.pipe via subprocess): {cases['floor_ms']:8.2f} ms median")
     print(f"  through the judge:                            {cases['judge_ms']:8.2f} ms median")
     print(f"  ratio judge/floor: {cases['ratio']:.2f}  (target <= 1.2)")
+    print(f"lightest case (one answer, no query; {light['cases']} runs):")
+    print(f"  floor {light['floor_ms']:.2f} ms, judge {light['judge_ms']:.2f} ms, ratio {light['ratio']:.2f}")
     print(f"compile of typical solutions ({comp['programs']} accepted solutions of the bundled tasks, median):")
     print(f"  plain g++:              {comp['plain_ms']:8.1f} ms")
     print(f"  precompiled header:     {comp['pch_ms']:8.1f} ms   speed-up {comp['pch_speedup']:.2f}x (target >= 3.5)")

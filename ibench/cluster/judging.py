@@ -3,7 +3,7 @@
 - :func:`judge_sample` is the Ray judge task body: one :class:`~ibench.judge.Judge` per settings
   per worker process (its sandbox slot and compile caches stay warm), the result, the judge's
   wall time and the node that judged it as ``"<hostname>/<ray node id[:12]>"`` (two raylets on
-  one host stay distinguishable). The sandbox label (``root+cgroup-v1+mountns+seccomp``,
+  one host stay distinguishable). The sandbox label (``root+cgroup-v1+box+seccomp``,
   ``rlimit+seccomp``) is in the result itself, so every stored verdict says where and how it
   was judged.
 - :func:`judge_all` runs many samples through that task, at most ``max_inflight`` at a time,
@@ -75,10 +75,12 @@ class NodeInfo:
 
 def local_node_info(settings: JudgeSettings | None = None) -> NodeInfo:
     from ibench.judge.sandbox import detect_isolation
+    from ibench.judge.sandbox.run import build_supervisor, default_cache_dir
 
     settings = settings or JudgeSettings()
     try:
-        iso = detect_isolation(settings.isolation)
+        supervisor = build_supervisor(default_cache_dir(settings.cache_dir))
+        iso = detect_isolation(settings.isolation, str(supervisor))  # builds a real box to tell
         label, warnings = iso.label, tuple(iso.warnings)
     except Exception as exc:  # noqa: BLE001 - a node that cannot sandbox must show up, not crash
         label, warnings = "unavailable", (f"{type(exc).__name__}: {exc}",)
@@ -266,6 +268,30 @@ def survey_nodes(settings: JudgeSettings | None = None, timeout_s: float = 300.0
         out.append(NodeInfo(node=f"?/{nid[:NODE_ID_CHARS]}", hostname="?", node_id=nid, ip="", sandbox="unreachable",
                             isolation_warnings=(err,)))
     return out
+
+
+def check_isolation(settings: JudgeSettings, log_line: Callable[[str], None] = log.info) -> list[NodeInfo]:
+    """Survey every node that will judge (this one outside Ray), report each node's isolation,
+    and refuse (:class:`~ibench.judge.judge.IsolationError`) where ``judge.require_isolation``
+    is set and a node cannot build the allowlist box: its verdicts could be forged."""
+    from ibench.judge.judge import IsolationError
+
+    try:
+        import ray
+
+        many = ray.is_initialized() and sum(1 for n in ray.nodes() if n.get("Alive")) > 1
+        nodes = survey_nodes(settings) if many else [local_node_info(settings)]
+    except ImportError:
+        nodes = [local_node_info(settings)]
+    for n in nodes:
+        note = f" ({'; '.join(n.isolation_warnings)})" if n.isolation_warnings else ""
+        log_line(f"node {n.node}: sandbox {n.sandbox}{note}")
+    weak = [n for n in nodes if "box" not in n.sandbox.split("+")]
+    if weak and settings.require_isolation:
+        raise IsolationError("judge.require_isolation=true, but these nodes cannot build the allowlist box "
+                             "(a solver there could read the hidden cases): "
+                             + "; ".join(f"{n.node}: {n.sandbox}" for n in weak))
+    return nodes
 
 
 def sandbox_mismatches(rows: Sequence[NodeInfo] | Any) -> dict[str, str]:

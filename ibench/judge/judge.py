@@ -111,6 +111,7 @@ class Judge:
     # -- the sample ------------------------------------------------------------------------
     def judge(self, task: Task, source: str, language: str = "cpp", cases: list[Case] | None = None) -> SampleResult:
         warnings = self.sandbox.warnings
+        self.sandbox.new_sample()
         prog = self.compile_solution(task, source, language)
         if prog.binary is None:
             return SampleResult(Verdict.CE, [], prog.info, self.sandbox.label, score=0.0 if task.subtasks else None,

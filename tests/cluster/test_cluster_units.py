@@ -87,10 +87,10 @@ def test_driver_is_rerun_while_the_cluster_is_up(tmp_path):
 
 # -- sandboxes across nodes ----------------------------------------------------------------------------
 def test_sandbox_mismatch_is_visible():
-    survey = [NodeInfo("a/1", "a", "1", "", "root+cgroup-v1+mountns+seccomp"),
-              NodeInfo("b/2", "b", "2", "", "root+cgroup-v1+mountns+seccomp"),
+    survey = [NodeInfo("a/1", "a", "1", "", "root+cgroup-v1+box+seccomp"),
+              NodeInfo("b/2", "b", "2", "", "root+cgroup-v1+box+seccomp"),
               NodeInfo("c/3", "c", "3", "", "rlimit+seccomp")]
-    assert sandbox_mismatches(survey) == {"c/3": "rlimit+seccomp (majority: root+cgroup-v1+mountns+seccomp)"}
+    assert sandbox_mismatches(survey) == {"c/3": "rlimit+seccomp (majority: root+cgroup-v1+box+seccomp)"}
     assert sandbox_mismatches(survey[:2]) == {}
     import polars as pl
 

@@ -23,9 +23,9 @@ from judge_fixtures import build_guess_task, make_public, public_dir, solver
 from box_driver import judge_all
 from ibench.judge import Judge, JudgeSettings
 from ibench.judge.judge import IsolationError
+from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command
 from ibench.tasks.load import load_task
 
-NOBODY = 65534
 ABSTRACT_NAME = f"ibench-box-test-{os.getpid()}"
 
 PROBE_HEAD = r"""
@@ -247,43 +247,6 @@ def helds(row: dict) -> set[str]:
     return {line.split()[1] for line in lines if line.startswith("held")}
 
 
-def unprivileged(argv: list[str], home: Path) -> list[str] | str:
-    """``argv`` as the unprivileged user, or why that cannot be done here. The interpreter may
-    live under a folder only root may enter (pyenv under /root): then it runs in a private mount
-    namespace where that folder is an empty one holding just the way to the interpreter."""
-    if os.geteuid() != 0 or not shutil.which("setpriv") or not shutil.which("unshare"):
-        return "needs root with setpriv and unshare to become an unprivileged user"
-    probe = subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
-                            "unshare", "-Ur", "true"], capture_output=True, text=True)
-    if probe.returncode != 0:
-        return f"unprivileged user namespaces are off here: {probe.stderr.strip()}"
-    exe = Path(os.path.realpath(sys.executable))
-    closed = [p for p in reversed(exe.parents) if not os.stat(p).st_mode & 0o001]
-    script = ""
-    if closed:
-        if len(closed) > 1:
-            return f"the interpreter {exe} sits below several folders only root may enter"
-        top = closed[0]
-        child = exe.relative_to(top).parts[0]
-        real = home / "real-top"
-        real.mkdir()
-        script = (f"mount --bind {top} {real} && mount -t tmpfs -o mode=0755,size=1m ibench {top} && "
-                  f"mkdir {top}/{child} && mount --bind {real}/{child} {top}/{child} && ")
-    for p in reversed(Path(__file__).resolve().parents):
-        if not os.stat(p).st_mode & 0o001:
-            return f"the checkout folder {p} is closed to other users"
-    env = (f"env -i PATH=/usr/bin:/bin HOME={home} IBENCH_CACHE={home}/cache WANDB_MODE=disabled "
-           f"PYTHONDONTWRITEBYTECODE=1")
-    inner = " ".join(_quote(a) for a in argv)
-    script += (f"exec setpriv --reuid={NOBODY} --regid={NOBODY} --clear-groups --inh-caps=-all "
-               f"{env} {inner}")
-    return ["unshare", "-m", "--propagation", "private", "sh", "-c", script]
-
-
-def _quote(a: str) -> str:
-    return "'" + a.replace("'", "'\\''") + "'"
-
-
 @pytest.fixture(scope="module", params=["root", "userns"])
 def box_run(request, repo_task, abstract_listener, tmp_path_factory):
     """Every probe and honest solution, judged in order by one judge of the given mode."""
@@ -303,8 +266,9 @@ def box_run(request, repo_task, abstract_listener, tmp_path_factory):
         os.chmod(home, 0o755)
         os.chown(home, NOBODY, NOBODY)
         sols = write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols")
-        cmd = unprivileged([os.path.realpath(sys.executable), str(Path(__file__).with_name("box_driver.py")),
-                            str(task.root), *map(str, sols.values())], home)
+        cmd = unprivileged_command([sys.executable, str(Path(__file__).with_name("box_driver.py")),
+                                    str(task.root), *map(str, sols.values())], home,
+                                   needs=[Path(__file__).resolve().parents[2], task.root])
         if isinstance(cmd, str):
             shutil.rmtree(home, ignore_errors=True)
             pytest.skip(cmd)

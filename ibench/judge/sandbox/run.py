@@ -174,6 +174,12 @@ class Sandbox:
         self.pin_cpu = pin_cpu
         self._server: subprocess.Popen | None = None
         self._server_owner = 0
+        self._net_epoch = 0
+
+    def new_sample(self) -> None:
+        """Runs from here on belong to a new sample: they get a network namespace of their own
+        (created once and shared by the sample's compile and cases, one at a time)."""
+        self._net_epoch += 1
 
     def _pin(self, pid: int) -> None:
         """Give each slot's cases one CPU of their own (slot index modulo the CPUs this process
@@ -284,7 +290,8 @@ class Sandbox:
             if req.stdout is not None:
                 args += ["--stdout", _abs(req.stdout)]
         if iso.box:
-            args += ["--userns" if iso.mode == "userns" else "--box", "--workdir", self.BOX_WORKDIR]
+            args += ["--userns" if iso.mode == "userns" else "--box", "--workdir", self.BOX_WORKDIR,
+                     "--net-epoch", str(self._net_epoch)]
             if req.box_kb:
                 args += ["--box-kb", str(req.box_kb)]
             binds = [(p, p) for p in runtime_binds()] + [(_abs(h), inside) for h, inside in req.binds]

@@ -92,13 +92,17 @@ struct options {
     const char *export_to;      /* where: created here, never followed if it exists */
     long box_kb;                /* size of each writable tmpfs of the box */
     long outer_uid, outer_gid;  /* the judge's ids, mapped into a user namespace */
+    long net_epoch;             /* server: cases of one epoch (a sample) share a fresh network namespace */
     const char *cg_mem, *cg_pids, *cg_cpu, *cg_v2;
 };
 static const struct options DEFAULTS = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000,
                                         .nproc = 16, .fsize_kb = 65536, .inter_cpu_ms = 20000, .uid = -1,
-                                        .gid = -1, .workdir = "/box"};
+                                        .gid = -1, .workdir = "/box", .net_epoch = -1};
 static struct options opt;
 static int server_mode;
+/* A server keeps the network namespace of the current epoch as its own, so a case need not
+ * create one (the most expensive namespace to make): -1 none yet. */
+static long server_net_epoch = -1;
 
 static void die(const char *what) {
     printf("setup_error=%s: %s\n", what, strerror(errno));
@@ -331,7 +335,7 @@ static int make_readonly(const char *path) {
 static void bind_into(int errfd, const char *src, const char *dst) {
     char host[4096], target[4096];
     snprintf(host, sizeof host, "/oldroot%s", src);
-    snprintf(target, sizeof target, "/newroot%s", dst);
+    snprintf(target, sizeof target, "%s", dst);
     struct stat st;
     if (lstat(host, &st) < 0) return;
     if (S_ISLNK(st.st_mode)) {
@@ -357,61 +361,54 @@ static void box_tmpfs(int errfd, const char *path, const char *opts) {
     if (mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) child_fail(errfd, "box tmpfs");
 }
 
-/* Build the solver's filesystem from nothing (run by the box's init, inside its namespaces). */
+/* Build the solver's filesystem from nothing (run by the box's init, inside its namespaces):
+ * an empty tmpfs becomes the root while the host stays reachable at /oldroot, the allowlist is
+ * bound into it, then the host is detached and the root made read-only. Few mounts: each one
+ * costs on every case. */
 static void build_box(int errfd) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) child_fail(errfd, "mount private");
-    /* A scaffold tmpfs on the (judge-owned) scratch dir becomes the root for a moment, so the
-     * host stays reachable at /oldroot while the new root is assembled at /newroot. */
-    if (mount("ibench-box", opt.solver_dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=0755") < 0)
-        child_fail(errfd, "box scaffold");
+    if (mount("ibench-box", opt.solver_dir, "tmpfs", MS_NOSUID | MS_NODEV, "size=256k,mode=0755") < 0)
+        child_fail(errfd, "box root");
     char put_old[4096];
     snprintf(put_old, sizeof put_old, "%s/oldroot", opt.solver_dir);
     mkdir(put_old, 0755);
     if (syscall(SYS_pivot_root, opt.solver_dir, put_old) < 0) child_fail(errfd, "pivot_root");
     if (chdir("/") < 0) child_fail(errfd, "chdir /");
-    box_tmpfs(errfd, "/newroot", "size=256k,mode=0755");
 
-    char o[128], path[4096];
     /* writable, size-capped, private: the working dir (the solver's own) and /tmp */
+    char o[128];
     snprintf(o, sizeof o, "size=%ldk,mode=1777", opt.box_kb);
-    box_tmpfs(errfd, "/newroot/tmp", o);
-    snprintf(path, sizeof path, "/newroot%s", opt.workdir);
+    box_tmpfs(errfd, "/tmp", o);
     long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
     snprintf(o, sizeof o, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
-    box_tmpfs(errfd, path, o);
+    box_tmpfs(errfd, opt.workdir, o);
 
-    /* /dev: the few devices a program may open, the descriptor links, a POSIX shm dir */
-    box_tmpfs(errfd, "/newroot/dev", "size=64k,mode=0755");
+    /* /dev: the few devices a program may open, the descriptor links; POSIX shm lives in /tmp */
+    mkdir("/dev", 0755);
     const char *devs[] = {"null", "zero", "full", "random", "urandom"};
     for (int i = 0; i < 5; i++) {
         char host[64], dst[64];
         snprintf(host, sizeof host, "/oldroot/dev/%s", devs[i]);
-        snprintf(dst, sizeof dst, "/newroot/dev/%s", devs[i]);
+        snprintf(dst, sizeof dst, "/dev/%s", devs[i]);
         touch(dst);
         if (mount(host, dst, NULL, MS_BIND, NULL) < 0) child_fail(errfd, "box /dev");
     }
-    symlink("/proc/self/fd", "/newroot/dev/fd");
-    symlink("/proc/self/fd/0", "/newroot/dev/stdin");
-    symlink("/proc/self/fd/1", "/newroot/dev/stdout");
-    symlink("/proc/self/fd/2", "/newroot/dev/stderr");
-    snprintf(o, sizeof o, "size=%ldk,mode=1777", opt.box_kb);
-    box_tmpfs(errfd, "/newroot/dev/shm", o);
+    symlink("/proc/self/fd", "/dev/fd");
+    symlink("/proc/self/fd/0", "/dev/stdin");
+    symlink("/proc/self/fd/1", "/dev/stdout");
+    symlink("/proc/self/fd/2", "/dev/stderr");
+    symlink("/tmp", "/dev/shm");
 
     /* /proc of this PID namespace: the solver and its own children, nothing else */
-    mkdir("/newroot/proc", 0555);
-    if (mount("proc", "/newroot/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
-        child_fail(errfd, "box /proc");
+    mkdir("/proc", 0555);
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0) child_fail(errfd, "box /proc");
 
     for (int i = 0; i < opt.n_bind; i++) bind_into(errfd, opt.bind_src[i], opt.bind_dst[i]);
 
     if (umount2("/oldroot", MNT_DETACH) < 0) child_fail(errfd, "detach host root");
     rmdir("/oldroot");
-    if (mount(NULL, "/newroot/dev", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID, "size=64k,mode=0755") < 0)
-        child_fail(errfd, "box /dev read-only");
-    if (mount(NULL, "/newroot", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=256k,mode=0755") < 0)
+    if (mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=256k,mode=0755") < 0)
         child_fail(errfd, "box root read-only");
-    if (chdir("/newroot") < 0 || syscall(SYS_pivot_root, ".", ".") < 0) child_fail(errfd, "pivot into box");
-    if (umount2(".", MNT_DETACH) < 0) child_fail(errfd, "detach scaffold");
     if (chdir(opt.workdir) < 0) child_fail(errfd, "chdir box workdir");
 }
 
@@ -542,7 +539,9 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
             break;
         }
     }
-    kill(-1, SIGKILL);  /* whatever the solver left running in the box */
+    /* Whatever the solver left running in the box. Only ever as PID 1 of the box's own PID
+     * namespace: anywhere else kill(-1) would reach every process the judge may signal. */
+    if (getpid() == 1) kill(-1, SIGKILL);
     if (export_fd >= 0 && opt.export_name) {
         while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
         export_file(dirfd, export_fd);
@@ -554,7 +553,8 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
 static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
     pid_t pid;
     if (opt.box) {
-        long flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS | SIGCHLD;
+        long flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD;
+        if (!(server_mode && opt.net_epoch >= 0 && opt.net_epoch == server_net_epoch)) flags |= CLONE_NEWNET;
         if (opt.userns) flags |= CLONE_NEWUSER;
         pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
     } else {
@@ -763,6 +763,34 @@ static void usage(void) {
 
 static int run_case(int argc, char **argv);
 
+/* A new epoch (sample): the server moves into a fresh network namespace, with no interfaces but
+ * a loopback that is down, which its cases (and their interactors) then share. Without root the
+ * server first becomes the owner of a user namespace of its own, mapped to the judge's ids,
+ * which a network namespace needs. If either step fails, cases make their own as before. */
+static void enter_epoch(void) {
+    static int own_userns;
+    if (opt.userns && !own_userns) {
+        char map[64];
+        long uid = (long)getuid(), gid = (long)getgid();
+        if (unshare(CLONE_NEWUSER) < 0) return;
+        int ok = 1;
+        int fd = open("/proc/self/setgroups", O_WRONLY | O_CLOEXEC);
+        ok &= fd >= 0 && write(fd, "deny", 4) == 4;
+        if (fd >= 0) close(fd);
+        snprintf(map, sizeof map, "%ld %ld 1\n", uid, uid);
+        fd = open("/proc/self/uid_map", O_WRONLY | O_CLOEXEC);
+        ok &= fd >= 0 && write(fd, map, strlen(map)) == (ssize_t)strlen(map);
+        if (fd >= 0) close(fd);
+        snprintf(map, sizeof map, "%ld %ld 1\n", gid, gid);
+        fd = open("/proc/self/gid_map", O_WRONLY | O_CLOEXEC);
+        ok &= fd >= 0 && write(fd, map, strlen(map)) == (ssize_t)strlen(map);
+        if (fd >= 0) close(fd);
+        if (!ok) { printf("setup_error=user namespace of the server: %s\n__end__\n", strerror(errno)); fflush(stdout); exit(2); }
+        own_userns = 1;
+    }
+    if (unshare(CLONE_NEWNET) == 0) server_net_epoch = opt.net_epoch;
+}
+
 /* Server mode: one supervisor per judge slot serves every case, so a case costs two forks from
  * this small process instead of a Python spawn plus an exec. Each request is the argument list
  * of one case; each reply is the usual report followed by a line "__end__". */
@@ -848,6 +876,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--export")) opt.export_name = v;
         else if (ARG("--export-to")) opt.export_to = v;
         else if (ARG("--box-kb")) opt.box_kb = atol(v);
+        else if (ARG("--net-epoch")) opt.net_epoch = atol(v);
         else if (ARG("--cpu-ms")) opt.cpu_ms = atol(v);
         else if (ARG("--mem-kb")) opt.mem_kb = atol(v);
         else if (ARG("--as-kb")) opt.as_kb = atol(v);
@@ -882,6 +911,7 @@ static int run_case(int argc, char **argv) {
         errno = EINVAL;
         die("--workdir must be absolute and --export a plain file name");
     }
+    if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
 
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
