@@ -271,6 +271,10 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     try:
         cluster.start()
         _reclaim_sigterm()
+        # Every judging node's isolation, before anything is generated; refused where
+        # judge.require_isolation is set and a node has no box.
+        from ibench.cluster.judging import check_isolation
+        check_isolation(judge_settings, lambda line: console.print(escape(line)))
         backend = instantiate(OmegaConf.create(model_kwargs), _convert_="all")
         store = RunStore(run_dir / "results", flush_rows=p.flush_rows, flush_seconds=p.flush_seconds)
         sink.start()
@@ -390,6 +394,7 @@ def main(cfg: DictConfig) -> float | None:
     from hydra.core.hydra_config import HydraConfig
 
     from ibench.cluster.slurm import NotTheDriver
+    from ibench.judge.judge import IsolationError
     from ibench.tasks.errors import TaskError
 
     hc = HydraConfig.get()
@@ -423,7 +428,7 @@ def main(cfg: DictConfig) -> float | None:
     except RunInterrupted as e:
         print(e.line(), file=sys.stderr, flush=True)
         raise SystemExit(e.exit_code) from None
-    except (ConfigError, TaskError) as e:
+    except (ConfigError, TaskError, IsolationError) as e:
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)
