@@ -122,6 +122,7 @@ int main() {
         if (mkdir("d", 0777) != 0 || chdir("d") != 0) { report("deep-tree", false, "stopped at " + std::to_string(i)); break; }
     }
     report("poisoned", false);
+    kill(-1, SIGKILL);  // every process this solver may signal (the daemon above, nothing of the judge)
     return 0;
 }
 """
@@ -223,6 +224,9 @@ def write_solutions(task, repo: Path, cache: str, runtime: str, out: Path) -> di
         "incbin_git.cpp": INCBIN.replace("@PATH@", str(repo / ".git" / "HEAD")),
         "poison.cpp": PROBE_POISON,
         "honest_after_poison.cpp": solver(),
+        "fork_bomb.cpp": "#include <unistd.h>\n#include <thread>\nint main(){ for(;;) { fork(); "
+                         "try { std::thread([]{ for(;;); }).detach(); } catch (...) {} } }",
+        "honest_after_fork_bomb.cpp": solver("/* after the bomb */"),
         "state1.cpp": PROBE_STATE,
         "honest_after_state.cpp": solver("/* after state */"),
         "state2.cpp": PROBE_STATE.replace("int main() {", "int main() { /* second run */"),
@@ -320,6 +324,16 @@ def test_a_solver_cannot_poison_its_slot(box_run):
         assert r["slot"]["work"]["mode"] == "0o700"
     assert os.stat("/etc/passwd").st_uid == 0 and os.stat("/etc/shadow").st_uid == 0
     assert rows["honest_after_poison.cpp"]["verdict"] == "OK", rows["honest_after_poison.cpp"]
+
+
+def test_fork_and_thread_bombs_are_contained(box_run):
+    """Processes and threads are capped in both modes (a cgroup and the slot uid as root; the box's
+    own user namespace without root); the bomb ends as TLE and the next sample is judged OK."""
+    _, rows = box_run
+    assert rows["fork_bomb.cpp"]["verdict"] == "TLE", rows["fork_bomb.cpp"]
+    assert rows["honest_after_fork_bomb.cpp"]["verdict"] == "OK", rows["honest_after_fork_bomb.cpp"]
+    uids = [int(u) for u in subprocess.run(["ps", "-eo", "uid="], capture_output=True, text=True).stdout.split()]
+    assert not [u for u in uids if 61000 <= u < 61000 + 512 or u == NOBODY], "a process of a solver outlived its case"
 
 
 def test_no_state_outlives_a_case(box_run):

@@ -19,6 +19,10 @@ from ..settings import JudgeSettings
 from .base import CompileCache, Program, content_key, dir_digest
 
 MESSAGE_TAIL = 4000
+# Each of the compile box's writable tmpfs (working dir, /tmp): far above what a contest program's
+# objects and binary take, and without root (no memory cgroup) it is what bounds the RAM a
+# hostile compile can fill.
+COMPILE_BOX_KB = 256 * 1024
 
 
 @functools.lru_cache(maxsize=None)
@@ -194,7 +198,7 @@ class CppExecutor:
             RunRequest(solver=Path(self.compiler), argv0=self.compiler,
                        solver_args=[*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
                        solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=4 * 1024 * 1024,
-                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024,
+                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024, box_kb=COMPILE_BOX_KB,
                        binds=[*self.toolchain_binds(), *self.sandbox.stage_binds(stage)],
                        export="solution.bin", export_to=out),
             solver_stderr=stderr_file)
