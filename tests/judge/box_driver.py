@@ -15,7 +15,7 @@ from pathlib import Path
 def slot_state(judge) -> dict:
     """What a solver may have left on the host side of its slot."""
     slot = judge.sandbox.slot()
-    out = {}
+    out: dict = {"solver_uid": slot.uid}
     for name, d in (("scratch", slot.scratch), ("work", slot.work)):
         st = os.lstat(d)
         out[name] = {"mode": oct(stat.S_IMODE(st.st_mode)), "uid": st.st_uid, "judge_uid": os.geteuid(),
