@@ -31,8 +31,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import logging
+import threading
 import time
+from concurrent.futures import Future
 from dataclasses import asdict
 from typing import Any, Iterable, Iterator
 
@@ -66,6 +69,88 @@ class VLLMWorker:
         except Exception:  # noqa: BLE001 - engines without this attribute path: no clamping
             self.max_model_len = None
         self._markers: dict[str, Any] = {}
+        # Continuous batching: calls run in threads of this actor (max_concurrency > 1) and hand
+        # their requests to one loop that owns the engine, so the engine holds every queued
+        # chunk at once and refills its batch as samples finish (a chunk's long tail overlaps
+        # the next chunk). Engines without LLMEngine.add_request/step: one call at a time.
+        self._engine = getattr(self.llm, "llm_engine", None)
+        self.continuous = all(callable(getattr(self._engine, a, None))
+                              for a in ("add_request", "step", "has_unfinished_requests"))
+        self._serial = threading.Lock()
+        if self.continuous:
+            self._cv = threading.Condition()
+            self._incoming: list[tuple[Any, Any, Future]] = []
+            self._waiting: dict[str, Future] = {}
+            self._dead: BaseException | None = None
+            self._ids = itertools.count()
+            try:
+                from importlib import import_module
+
+                self._final_only = import_module(f"{engine_module}.sampling_params").RequestOutputKind.FINAL_ONLY
+            except Exception:  # noqa: BLE001
+                self._final_only = None
+            threading.Thread(target=self._loop, name="ibench-vllm-engine", daemon=True).start()
+
+    # -- the engine loop (continuous batching) -----------------------------------------------
+    def _loop(self) -> None:
+        while True:
+            with self._cv:
+                while not self._incoming and not self._waiting:
+                    self._cv.wait()
+                incoming, self._incoming = self._incoming, []
+            for prompt, params, fut in incoming:
+                rid = f"ibench-{next(self._ids)}"  # RequestOutput.request_id is this (external) id
+                try:
+                    self._engine.add_request(rid, prompt, params)
+                    self._waiting[rid] = fut
+                except Exception as exc:  # noqa: BLE001 - a request the engine refuses fails alone
+                    if engine_dead(exc):
+                        return self._die(exc, [fut])
+                    fut.set_exception(exc)
+            if not self._waiting:
+                continue
+            try:
+                if not self._engine.has_unfinished_requests():
+                    raise RuntimeError("the engine lost requests it had accepted")
+                outs = self._engine.step()
+            except Exception as exc:  # noqa: BLE001 - the engine is gone: fail everything waiting
+                return self._die(exc, [])
+            for out in outs:
+                if getattr(out, "finished", False):
+                    fut = self._waiting.pop(str(out.request_id), None)
+                    if fut is not None:
+                        fut.set_result(out)
+
+    def _die(self, exc: BaseException, extra: list[Future]) -> None:
+        with self._cv:
+            self._dead = exc
+            futs = extra + list(self._waiting.values()) + [f for _, _, f in self._incoming]
+            self._waiting, self._incoming = {}, []
+        for fut in futs:
+            if not fut.done():
+                fut.set_exception(exc)
+
+    def _run(self, prompts: list[Any], params: list[Any]) -> list[Any]:
+        """Each prompt's ``RequestOutput``, or the exception that failed it; raises when the
+        engine died."""
+        futs = []
+        with self._cv:
+            if self._dead is not None:
+                raise self._dead
+            for prompt, p in zip(prompts, params):
+                if self._final_only is not None:
+                    p.output_kind = self._final_only
+                fut: Future = Future()
+                self._incoming.append((prompt, p, fut))
+                futs.append(fut)
+            self._cv.notify()
+        outs = []
+        for fut in futs:
+            exc = fut.exception()
+            if exc is not None and engine_dead(exc):
+                raise exc
+            outs.append(exc if exc is not None else fut.result())
+        return outs
 
     def _reasoning_on(self) -> bool:
         """Whether the engine was started with a reasoning config (vLLM refuses
@@ -84,9 +169,9 @@ class VLLMWorker:
                 "cuda_visible_devices": os.environ.get("CUDA_VISIBLE_DEVICES", "")}
 
     # -- tokens ------------------------------------------------------------------------------
-    def _prompt_len(self, messages: list[dict], ctk: dict) -> int | None:
-        """The prompt's length in tokens, through the model's chat template (None: unknown)."""
-        if not self.max_model_len:
+    def _prompt_ids(self, messages: list[dict], ctk: dict) -> list[int] | None:
+        """The prompt's token ids, through the model's chat template (None: unknown)."""
+        if not self.max_model_len and not self.continuous:
             return None
         try:
             ids = self.llm.get_tokenizer().apply_chat_template(messages, tokenize=True, add_generation_prompt=True,
@@ -95,7 +180,7 @@ class VLLMWorker:
             return None
         if isinstance(ids, dict) or hasattr(ids, "keys"):  # a BatchEncoding
             ids = ids["input_ids"]
-        return len(ids) if isinstance(ids, (list, tuple)) else None
+        return [int(t) for t in ids] if isinstance(ids, (list, tuple)) else None
 
     def _marker_ids(self, options: dict[str, Any]) -> dict[str, Any]:
         """Token ids that delimit the reasoning: ``<think>`` / ``</think>`` (think format) or the
@@ -172,13 +257,14 @@ class VLLMWorker:
         results: list[dict] = []
         items: list[dict] = []  # one engine request per run of consecutive sample indices
         for b in batch:
-            plen = self._prompt_len(b["messages"], ctk)
-            room = max_tokens if plen is None else min(max_tokens, self.max_model_len - plen)
+            ids = self._prompt_ids(b["messages"], ctk)
+            plen = None if ids is None else len(ids)
+            room = max_tokens if plen is None or not self.max_model_len else min(max_tokens, self.max_model_len - plen)
             if room < 1:
                 results.extend(_failed_rows(b, b["indices"], plen, _too_long(plen, self.max_model_len)))
                 continue
             for run, seed in seed_runs(b["indices"], b["seed"]):
-                items.append({"b": b, "indices": run, "seed": seed, "max_tokens": room})
+                items.append({"b": b, "indices": run, "seed": seed, "max_tokens": room, "ids": ids})
         if items:
             if use_stop:
                 results.extend(self._generate_with_stop(items, sampling, options, ctk, budget))
@@ -213,6 +299,12 @@ class VLLMWorker:
         """``LLM.chat`` over the items; when the engine refuses the batch (a request it judges
         invalid), each item again on its own, so that only the bad one fails (its slot holds
         the exception)."""
+        if self.continuous and all(it["ids"] is not None for it in items):
+            return self._run([{"prompt_token_ids": it["ids"]} for it in items], params)
+        with self._serial:
+            return self._chat_serial(items, params, ctk)
+
+    def _chat_serial(self, items: list[dict], params: list[Any], ctk: dict) -> list[Any]:
         convs = [it["b"]["messages"] for it in items]
         try:
             return self.llm.chat(convs, params, use_tqdm=False, chat_template_kwargs=ctk or None)
@@ -230,6 +322,12 @@ class VLLMWorker:
                     raise
                 outs.append(exc)
         return outs
+
+    def _generate_prompts(self, prompts: list[Any], params: list[Any]) -> list[Any]:
+        if self.continuous:
+            return self._run(prompts, params)
+        with self._serial:
+            return self.llm.generate(prompts, params, use_tqdm=False)
 
     def _generate_plain(self, items, sampling, options, ctk, extra) -> list[dict]:
         params = [self._params(sampling, len(it["indices"]), it["seed"], it["max_tokens"], **extra) for it in items]
@@ -254,18 +352,26 @@ class VLLMWorker:
         close_tag = options.get("think_close", "</think>")
         close_text = options.get("budget_close_text", DEFAULT_CLOSE)
         close_id = self._marker_ids(options).get("close")
-        prompts = [tok.apply_chat_template(it["b"]["messages"], tokenize=False, add_generation_prompt=True, **ctk)
-                   for it in items]
+        tokens = self.continuous and all(it["ids"] is not None for it in items)
+        if tokens:  # token ids throughout: the continuation is exactly prompt + what was generated
+            prompts = [{"prompt_token_ids": it["ids"]} for it in items]
+            close_ids = list(tok.encode(close_text, add_special_tokens=False))
+        else:
+            prompts = [tok.apply_chat_template(it["b"]["messages"], tokenize=False, add_generation_prompt=True,
+                                               **ctk) for it in items]
         stop_kw: dict[str, Any] = {"stop": [close_tag], "include_stop_str_in_output": True}
         if close_id is not None:
             stop_kw["stop_token_ids"] = [close_id]  # also when the tag is a special (hidden) token
         first = [self._params(sampling, len(it["indices"]), it["seed"], min(budget, it["max_tokens"]), **stop_kw)
                  for it in items]
-        outs = self.llm.generate(prompts, first, use_tqdm=False)
+        outs = self._generate_prompts(prompts, first)
         pending: list[tuple[dict, str, int]] = []  # (result, continuation prompt, room left)
         results: list[dict] = []
         for it, prompt, out in zip(items, prompts, outs):
             b = it["b"]
+            if isinstance(out, BaseException):
+                results.extend(_failed_rows(b, it["indices"], None, f"{type(out).__name__}: {str(out)[:500]}"))
+                continue
             pids = getattr(out, "prompt_token_ids", None) or []
             for j, (idx, o) in enumerate(zip(it["indices"], out.outputs)):
                 text, used = o.text, len(o.token_ids)
@@ -286,11 +392,20 @@ class VLLMWorker:
                     continue  # ended without thinking (EOS) or out of tokens altogether
                 if it["max_tokens"] - used > 0:
                     r["seed_continue"] = (_add_seed(it["seed"], j) or 0) + 1
-                    pending.append((r, prompt + r["response"], it["max_tokens"] - used))
+                    if tokens:
+                        added = close_ids if r["budget_forced"] else []  # a natural close is in o.token_ids
+                        nxt = {"prompt_token_ids": list(prompt["prompt_token_ids"]) + list(o.token_ids) + added}
+                    else:
+                        nxt = prompt + r["response"]
+                    pending.append((r, nxt, it["max_tokens"] - used))
         if pending:
             second = [self._params(sampling, 1, r["seed_continue"], room) for r, _, room in pending]
-            outs2 = self.llm.generate([p for _, p, _ in pending], second, use_tqdm=False)
+            outs2 = self._generate_prompts([p for _, p, _ in pending], second)
             for (r, _, _), out in zip(pending, outs2):
+                if isinstance(out, BaseException):
+                    r["error"] = f"continuation failed: {type(out).__name__}: {str(out)[:400]}"
+                    r["finish_reason"] = "error"
+                    continue
                 o = out.outputs[0]
                 r["response"] += o.text
                 r["completion_tokens"] += len(o.token_ids)
@@ -468,6 +583,7 @@ class VLLMBackend(Backend):
         for pg in self.groups:
             actor = remote_cls.options(
                 num_cpus=self.cpus_per_bundle,
+                max_concurrency=self.calls_in_flight + 1,  # the queued chunks run together (+ info)
                 # TP = 1: the actor is the engine and takes the GPU; TP > 1: vLLM's Ray workers do.
                 num_gpus=self.gpus_per_bundle if self.tp == 1 else 0,
                 max_restarts=self.max_restarts,

