@@ -166,12 +166,13 @@ def wandb_run_id(run_dir: Path) -> str:
 def run_identity(cfg: DictConfig, backend_name: str, sampling: SamplingSettings,
                  overrides: list[str] | None) -> dict[str, Any]:
     """What the run measures, for people and reports: model name and id, backend, sampling,
-    the command's overrides. The sweep and compare reports label and group runs by it."""
+    language, prompt setting, the command's overrides. The sweep and compare reports label and group runs by it."""
     model_id = cfg.model.get("model")
     label = backend_name if not model_id or str(model_id) == backend_name else f"{backend_name} ({model_id})"
     return {"model": backend_name, "model_id": None if model_id is None else str(model_id),
             "backend": str(cfg.model.get("_target_", "")), "sampling": asdict(sampling),
-            "language": str(cfg.bench.language), "overrides": list(overrides or []), "label": label}
+            "language": str(cfg.bench.language), "prompt": str(cfg.prompt.name),
+            "overrides": list(overrides or []), "label": label}
 
 
 class ProgressLog:
@@ -254,7 +255,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     logging.getLogger().addHandler(file_log)
 
     sampling = OmegaConf.to_object(cfg.sampling)
-    prompt = OmegaConf.to_object(cfg.prompt)
+    prompt = checked.prompt if checked.prompt is not None else OmegaConf.to_object(cfg.prompt)
     assert isinstance(sampling, SamplingSettings) and isinstance(prompt, PromptTemplate)
     cluster = instantiate(cfg.cluster)
     backend: Backend | None = None

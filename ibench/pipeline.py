@@ -7,7 +7,8 @@ one Ray judge task for it (``num_cpus = pipeline.judge_cpus``), keeping at most
 queue fills and generation waits. GPUs generate while CPUs judge.
 
 Resume: every sample has a key (model identity, sampling, prompt wording, language → gen_key;
-judge settings → judge_key). Samples already in the store are not generated again; samples
+the task, the backend's and the prompt's per-task parts — a few-shot prompt's example — and the
+sample index → sample_id; judge settings → judge_key). Samples already in the store are not generated again; samples
 already judged under the same judge settings are not judged again.
 """
 
@@ -186,6 +187,7 @@ class Pipeline:
         self.progress = Progress()
         self.reasoning_format = getattr(backend, "reasoning_format", "think")
         self._fps: dict[str, str] = {}
+        self._prompt_info: dict[str, dict] = {}
 
     # -- planning ---------------------------------------------------------------------------------
     def plan(self) -> Plan:
@@ -338,12 +340,23 @@ class Pipeline:
         return plan
 
     def _task_fp(self, task_id: str) -> str:
+        # The backend's per-task part (the reference model's solution files) and the prompt's
+        # (a few-shot prompt's example): either changing re-keys that task's samples.
         if task_id not in self._fps:
-            self._fps[task_id] = self.backend.task_fingerprint(self.by_id[task_id])
+            task = self.by_id[task_id]
+            parts = [self.backend.task_fingerprint(task), self.prompt.task_fingerprint(task, self.language)]
+            self._fps[task_id] = parts[0] if not parts[1] else "+".join(parts)
         return self._fps[task_id]
+
+    def _prompt_record(self, task_id: str) -> dict:
+        if task_id not in self._prompt_info:
+            self._prompt_info[task_id] = self.prompt.record(self.by_id[task_id], self.language)
+        return self._prompt_info[task_id]
 
     def _new_sample(self, c: Completion) -> SampleRecord:
         language = c.extra.get("language", self.language)
+        if c.task_id in self.by_id:  # the prompt setting and the example shown, with the sample
+            c.extra = {**c.extra, "prompt": self._prompt_record(c.task_id)}
         rec = make_sample_record(c, self.keys, self.backend.name, language, self.reasoning_format,
                                  self.accept_untagged, self._task_fp(c.task_id))
         self.store.add_sample(rec)

@@ -32,6 +32,7 @@ class Checked:
 
     judge: Any  # JudgeSettings
     tasks: list
+    prompt: Any = None  # PromptTemplate, few-shot examples bound
 
 
 def _kind(cfg: DictConfig) -> str:
@@ -250,8 +251,53 @@ def preflight(cfg: DictConfig, request: bool = True) -> Checked:
             problems.append(f"bench.tasks_dir: {e}")
         except SystemExit as e:  # no task selected
             problems.append(f"bench: {e}")
+    prompt = None
+    if not any(p.startswith("bench.language") for p in problems):
+        prompt, more = prompt_problems(cfg, tasks)
+        problems += more
     # The key's variable and the GPUs always; the request only when everything else is right.
     problems += model_problems(cfg, request=request and not problems)
     if problems:
         raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
-    return Checked(judge, tasks)
+    return Checked(judge, tasks, prompt)
+
+
+def prompt_problems(cfg: DictConfig, tasks: list) -> tuple[Any, list[str]]:
+    """(the prompt with its few-shot example pool bound, problems): an I/O template for the
+    language, and a solved example for every selected task."""
+    from ibench.generate.prompt import PromptError, PromptTemplate
+    from ibench.tasks.errors import TaskError
+
+    try:
+        prompt = OmegaConf.to_object(cfg.prompt)
+    except Exception as exc:  # noqa: BLE001 - a prompt setting of the wrong type
+        return None, [f"prompt: {exc}"]
+    assert isinstance(prompt, PromptTemplate)
+    language = str(cfg.bench.language)
+    out = prompt.problems(language)
+    if out or prompt.examples <= 0:
+        return prompt, out
+    pool_dir = prompt.example_pool or str(cfg.bench.tasks_dir)
+    try:
+        prompt.bind_examples(example_pool(pool_dir))
+    except TaskError as e:
+        return prompt, [f"prompt.example_pool: {e}"]
+    missing = []
+    for t in tasks:
+        try:
+            prompt.example_for(t, language)
+        except PromptError:
+            missing.append(t.problem_id)
+    if missing:
+        out.append(f"prompt.examples: prompt={prompt.name} shows each task a solved example of another task, but "
+                   f"no other task in {pool_dir} has an accepted {language} solution of the same kind for: "
+                   f"{', '.join(missing)}; set prompt.example_pool to a folder of tasks that has one")
+    return prompt, out
+
+
+def example_pool(root: str) -> list:
+    """The tasks of ``root`` that load cleanly (a broken one is never shown as an example; the
+    selected tasks themselves are checked strictly elsewhere)."""
+    from ibench.tasks.load import inspect_tasks
+
+    return [r.task for r in inspect_tasks(root) if r.ok and r.task is not None]

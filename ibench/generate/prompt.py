@@ -1,8 +1,18 @@
 """Prompt rendering (SPEC §5). The wording lives in ``conf/prompt/*.yaml``; this module fills it.
 
+Three prompt settings (``prompt=zero_shot|few_shot|io_template``), all one dataclass:
+
+- ``zero_shot``: the statement inside fixed instructions.
+- ``few_shot``: one solved example first — the statement and an accepted solution of a
+  *different* task, in the language under test — as an earlier user/assistant turn. The example
+  is chosen deterministically (:func:`choose_example`) and recorded with every sample.
+- ``io_template``: the instructions hold an interactive skeleton in the language under test
+  (``{io_template}``; one skeleton per language in ``io_templates``).
+
 Placeholders available to a template: ``{statement}``, ``{language}`` (display name),
 ``{fence}`` (the code-fence tag), ``{flush}`` (the language's flush idiom), ``{problem_id}``,
-``{time_limit_ms}``, ``{memory_limit_mb}``.
+``{time_limit_ms}``, ``{memory_limit_mb}``, ``{io_template}`` (the skeleton of the language);
+in ``example_answer``: ``{code}`` and ``{fence}``.
 """
 
 from __future__ import annotations
@@ -10,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Iterable, Optional
 
 from ibench.tasks.model import Task, TaskKind
 
@@ -22,12 +33,41 @@ class LanguageInfo:
     flush: str
 
 
+# One row per judge language: display name, fence tag, flush idiom (a language's I/O skeleton is
+# in the prompt config, conf/prompt/io_template.yaml, `io_templates`).
 LANGUAGES: dict[str, LanguageInfo] = {
     "cpp": LanguageInfo("C++17", "cpp", "`std::cout << std::flush` (or `std::endl`, or `fflush(stdout)` with printf)"),
     "python": LanguageInfo("Python 3", "python", "`print(..., flush=True)` or `sys.stdout.flush()`"),
     "java": LanguageInfo("Java", "java", "`System.out.flush()` (call it after every query)"),
     "go": LanguageInfo("Go", "go", "`w.Flush()` on your `bufio.Writer` after every query"),
 }
+
+IO_PLACEHOLDER = "{io_template}"
+
+
+def language_info(language: str) -> LanguageInfo:
+    return LANGUAGES.get(language, LanguageInfo(language, language, "flush stdout after every query"))
+
+
+@dataclass(frozen=True)
+class Example:
+    """The solved example a few-shot prompt shows for one task (recorded with its samples)."""
+
+    task_id: str  # the example's task, never the task under test
+    solution: str  # the accepted solution's file name
+    statement: str
+    code: str
+    task: Task = field(repr=False, compare=False)
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps([self.task_id, self.solution, self.statement, self.code]).encode()).hexdigest()[:16]
+
+    def record(self) -> dict:
+        return {"task_id": self.task_id, "solution": self.solution, "digest": self.digest()}
+
+
+class PromptError(ValueError):
+    """A prompt setting that cannot be rendered for a task (names the field and the task)."""
 
 
 @dataclass
@@ -38,14 +78,55 @@ class PromptTemplate:
     system: str = ""
     interactive: str = "{statement}"
     batch: str = "{statement}"
+    # -- few-shot: solved examples shown before the task (0 = none; at most 1 is supported)
+    examples: int = 0
+    example_answer: str = "```{fence}\n{code}\n```"  # the example's assistant turn
+    example_ids: Optional[list[str]] = None  # preferred example tasks, in order (null: by hash)
+    example_pool: Optional[str] = None  # folder of tasks to draw examples from (null: bench.tasks_dir)
+    # -- I/O template: language -> interactive skeleton, filled into {io_template}
+    io_templates: dict[str, str] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self._pool: list[Task] = []
+
+    # -- examples -----------------------------------------------------------------------------------
+    def bind_examples(self, pool: Iterable[Task]) -> "PromptTemplate":
+        """The tasks few-shot examples are drawn from (the launch passes ``example_pool``)."""
+        self._pool = sorted(pool, key=lambda t: t.problem_id)
+        return self
+
+    def example_for(self, task: Task, language: str = "cpp") -> Example | None:
+        """The example shown for ``task`` (None for a zero-shot prompt); :class:`PromptError`
+        when a few-shot prompt has no other task to show."""
+        if self.examples <= 0:
+            return None
+        ex = choose_example(task, getattr(self, "_pool", []), language, self.example_ids)
+        if ex is None:
+            raise PromptError(f"prompt.examples: no task other than {task.problem_id!r} in the example pool has an "
+                              f"accepted {language} solution of the same kind "
+                              f"({'batch' if task.kind is TaskKind.BATCH else 'interactive'}) to show as the "
+                              "solved example; add one, or set prompt.example_pool to a folder that has one")
+        return ex
+
+    # -- rendering ----------------------------------------------------------------------------------
     def template_for(self, task: Task) -> str:
         return self.batch if task.kind is TaskKind.BATCH else self.interactive
 
-    def render(self, task: Task, language: str = "cpp") -> list[dict[str, str]]:
-        """Chat messages for ``task``: an optional system message, then the user turn."""
-        lang = LANGUAGES.get(language, LanguageInfo(language, language, "flush stdout after every query"))
-        values = {
+    def problems(self, language: str) -> list[str]:
+        """Settings that cannot work for ``language`` (checked by the preflight)."""
+        out = []
+        if self.examples not in (0, 1):
+            out.append(f"prompt.examples: {self.examples!r}; expected 0 (zero-shot) or 1 solved example")
+        uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch))
+        if uses_io and not (self.io_templates.get(language) or "").strip():
+            have = ", ".join(sorted(self.io_templates)) or "none"
+            out.append(f"prompt.io_templates: no I/O template for bench.language={language} (prompt={self.name} "
+                       f"has: {have}); add `io_templates.{language}` to conf/prompt/{self.name}.yaml")
+        return out
+
+    def _values(self, task: Task, language: str) -> dict:
+        lang = language_info(language)
+        return {
             "statement": task.statement().strip(),
             "language": lang.name,
             "fence": lang.fence,
@@ -53,17 +134,87 @@ class PromptTemplate:
             "problem_id": task.problem_id,
             "time_limit_ms": task.cpu_time_limit_ms,
             "memory_limit_mb": task.memory_limit_mb,
+            "io_template": (self.io_templates.get(language) or "").strip("\n"),
         }
+
+    def _turn(self, task: Task, language: str) -> list[dict[str, str]]:
+        values = self._values(task, language)
+        return [{"role": "user", "content": _fill(self.template_for(task), values).strip()}]
+
+    def render(self, task: Task, language: str = "cpp") -> list[dict[str, str]]:
+        """Chat messages for ``task``: an optional system message, the solved example's turns
+        (few-shot), then the user turn."""
         messages = []
+        values = self._values(task, language)
         if self.system.strip():
             messages.append({"role": "system", "content": _fill(self.system, values).strip()})
-        messages.append({"role": "user", "content": _fill(self.template_for(task), values).strip()})
+        ex = self.example_for(task, language)
+        if ex is not None:
+            messages += self._turn(ex.task, language)
+            answer = _fill(self.example_answer, {"code": ex.code.rstrip("\n"), "fence": values["fence"]})
+            messages.append({"role": "assistant", "content": answer.strip()})
+        messages += self._turn(task, language)
         return messages
 
+    def record(self, task: Task, language: str = "cpp") -> dict:
+        """What a sample records about its prompt: the setting's name, and the example shown."""
+        ex = self.example_for(task, language)
+        return {"name": self.name, "example": ex.record() if ex else None}
+
+    def task_fingerprint(self, task: Task, language: str = "cpp") -> str:
+        """The per-task part of the sample key: the example shown ("" when none), so a changed
+        example (another pool, an edited solution) never reuses samples made with the old one."""
+        ex = self.example_for(task, language)
+        return ex.digest() if ex else ""
+
     def fingerprint(self) -> str:
-        """A short hash of the wording (part of the resume key)."""
-        blob = json.dumps([self.system, self.interactive, self.batch], ensure_ascii=False)
+        """A short hash of the wording (part of the resume key). A zero-shot prompt hashes as it
+        always did; the few-shot and I/O-template settings add their own fields."""
+        parts: list = [self.system, self.interactive, self.batch]
+        extra = {}
+        if self.examples:
+            extra["examples"] = [self.examples, self.example_answer, self.example_ids]
+        if self.io_templates:
+            extra["io_templates"] = dict(sorted(self.io_templates.items()))
+        if extra:
+            parts.append(extra)
+        blob = json.dumps(parts, ensure_ascii=False, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def _accepted(task: Task, language: str) -> list:
+    from ibench.tasks.checks import SOLUTION_LANGUAGES
+
+    return sorted((s for s in task.solutions if s.accepted and SOLUTION_LANGUAGES.get(s.path.suffix) == language),
+                  key=lambda s: s.path.name)
+
+
+def choose_example(task: Task, pool: Iterable[Task], language: str,
+                   prefer: Optional[Iterable[str]] = None) -> Example | None:
+    """The solved example for ``task``: a task of the pool other than ``task`` (by id *and* by
+    folder), of the same kind (batch for batch, stdio-interactive for interactive and grader
+    tasks), with an accepted solution in ``language``. The first of ``prefer`` that qualifies,
+    else the candidate picked by a hash of the task id over the sorted candidates; its first
+    accepted solution by file name. None when no task qualifies."""
+    want_batch = task.kind is TaskKind.BATCH
+    candidates: dict[str, Task] = {}
+    for t in pool:
+        if t.problem_id == task.problem_id or t.root.resolve() == task.root.resolve():
+            continue
+        if (t.kind is TaskKind.BATCH) != want_batch or t.kind is TaskKind.GRADER or t.grader_files:
+            continue
+        if _accepted(t, language):
+            candidates.setdefault(t.problem_id, t)
+    if not candidates:
+        return None
+    chosen = next((candidates[i] for i in (prefer or ()) if i in candidates), None)
+    if chosen is None:
+        ids = sorted(candidates)
+        h = int.from_bytes(hashlib.sha256(task.problem_id.encode()).digest()[:8], "big")
+        chosen = candidates[ids[h % len(ids)]]
+    sol = _accepted(chosen, language)[0]
+    return Example(task_id=chosen.problem_id, solution=sol.path.name, statement=chosen.statement().strip(),
+                   code=sol.path.read_text(encoding="utf-8", errors="replace"), task=chosen)
 
 
 def _fill(template: str, values: dict) -> str:
