@@ -500,7 +500,30 @@ static void export_file(int dirfd, int out_fd) {
 
 /* The box's init: PID 1 of the solver's namespaces. The solver is its child, not itself, so the
  * solver keeps the signal semantics of any process (an init ignores SIGPIPE it did not ask for). */
+/* The supervisor ends a boxed solver by a SIGUSR1 to the box's init, which kills the solver and
+ * still reaps it: its status and rusage are reported however it ended, and a solver not forked
+ * yet never runs. */
+static volatile sig_atomic_t box_kill_requested;
+static volatile pid_t box_solver;
+
+static void on_box_kill(int sig) {
+    (void)sig;
+    box_kill_requested = 1;
+    pid_t p = box_solver;
+    if (p > 0) {
+        kill(-p, SIGKILL);
+        kill(p, SIGKILL);
+    }
+}
+
 static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_box_kill;  /* no SA_RESTART: it interrupts the wait below */
+    sigaction(SIGUSR1, &sa, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);  /* a SIGUSR1 sent before now is delivered here */
     if (opt.userns) {
         char map[64];
         write_proc(errpipe, "/proc/self/setgroups", "deny");
@@ -517,9 +540,12 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
     pid_t pid = fork();
     if (pid < 0) child_fail(errpipe, "fork solver in box");
     if (pid == 0) {
+        signal(SIGUSR1, SIG_DFL);
         setpgid(0, 0);
         exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
     }
+    box_solver = pid;
+    if (box_kill_requested) kill(pid, SIGKILL);
     /* Keep only the record pipe, the export descriptor and the working dir: a copy of the
      * solver's pipes held here would hide the solver's end of output from the interactor. */
     int dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -541,6 +567,9 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
             break;
         }
     }
+    box_solver = 0;
+    /* At once: the supervisor may be deciding right now whether the solver had ended. */
+    (void)!write(record_fd, &rec, sizeof rec);
     /* Whatever the solver left running in the box. Only ever as PID 1 of the box's own PID
      * namespace: anywhere else kill(-1) would reach every process the judge may signal. */
     if (getpid() == 1) kill(-1, SIGKILL);
@@ -548,7 +577,6 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
         while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
         export_file(dirfd, export_fd);
     }
-    (void)!write(record_fd, &rec, sizeof rec);
     _exit(0);
 }
 
@@ -565,12 +593,12 @@ static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int err
     if (pid < 0) die(opt.box ? "clone box" : "fork solver");
     if (pid > 0) return pid;
 
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (opt.box) box_init(in_fd, out_fd, err_fd, exe_fd, errpipe, record_fd, export_fd);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     join_cgroups(errpipe);
     if (opt.solver_dir && chdir(opt.solver_dir) < 0) child_fail(errpipe, "chdir solver dir");
     exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
@@ -620,6 +648,10 @@ struct proc {
     long end_us;
     int killed;  /* 0 no; 1 by judge after the interactor's verdict; 2 grace; 3 wall */
     pid_t inner;  /* in a box: the solver itself (pid is the box's init) */
+    int rec_ready;  /* in a box: the init's record of the solver's end has been read */
+    int rec_status;
+    struct rusage rec_ru;
+    long rec_end_us;
 };
 
 static const char *kill_reason(int k) {
@@ -734,13 +766,36 @@ static void end_solver(struct proc *s) {
         kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
         return;
     }
+    if (s->rec_ready) return;  /* already ended; the init is on its way out */
     pid_t p = solver_pid(s);
     if (p != s->pid) {
         kill(-p, SIGKILL);
         kill(p, SIGKILL);
-    } else {
-        kill(s->pid, SIGKILL);
     }
+    kill(s->pid, SIGUSR1);  /* the init kills it (or never starts it) and still reports it */
+}
+
+static int record_fd = -1;
+
+/* Read the init's record of the solver's end if it has arrived (never blocks). */
+static int poll_record(struct proc *s) {
+    if (!opt.box || s->rec_ready || record_fd < 0) return s->rec_ready;
+    struct box_record rec;
+    if (read(record_fd, &rec, sizeof rec) == (ssize_t)sizeof rec) {
+        s->rec_ready = 1;
+        s->rec_status = rec.status;
+        s->rec_ru = rec.ru;
+        s->rec_end_us = rec.end_us;
+    }
+    return s->rec_ready;
+}
+
+/* Had the solver begun to exit (or ended)? In a box its init's record says so for certain. */
+static int solver_exiting(struct proc *s) {
+    if (!opt.box) return proc_exiting(s->pid);
+    if (poll_record(s)) return 1;
+    pid_t p = solver_pid(s);
+    return p != s->pid ? proc_exiting(p) : 0;
 }
 
 static void print_proc(const char *name, struct proc *p) {
@@ -842,6 +897,7 @@ int main(int argc, char **argv) {
         sigset_t mask;
         sigemptyset(&mask);
         sigaddset(&mask, SIGCHLD);
+        sigaddset(&mask, SIGUSR1);  /* held for a box's init until it can handle it */
         sigprocmask(SIG_BLOCK, &mask, NULL);
         prctl(PR_SET_CHILD_SUBREAPER, 1);
         prctl(PR_SET_PDEATHSIG, SIGKILL);  /* dies with the judge that started it */
@@ -942,10 +998,12 @@ static int run_case(int argc, char **argv) {
     }
 
     prctl(PR_SET_CHILD_SUBREAPER, 1);
-    sigset_t mask;
+    sigset_t mask, held;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
-    sigprocmask(SIG_BLOCK, &mask, NULL);
+    held = mask;
+    sigaddset(&held, SIGUSR1);  /* held for a box's init until it can handle it */
+    sigprocmask(SIG_BLOCK, &held, NULL);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     if (sfd < 0 || tfd < 0) die("signalfd/timerfd");
@@ -955,6 +1013,7 @@ static int run_case(int argc, char **argv) {
     int errpipe[2], recpipe[2] = {-1, -1};
     if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
     if (opt.box && pipe2(recpipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
+    record_fd = recpipe[0];
     /* The export target is created here, by the judge's side, and never opened through a link. */
     int export_fd = -1;
     if (opt.export_name && opt.export_to) {
@@ -1029,14 +1088,11 @@ static int run_case(int argc, char **argv) {
                 which->status = st;
                 which->ru = ru;
                 which->end_us = now_us();
-                if (which == &sol && opt.box) {
+                if (which == &sol && opt.box && poll_record(&sol)) {
                     /* the init's record is the solver's own status; none: the init itself failed */
-                    struct box_record rec;
-                    if (read(recpipe[0], &rec, sizeof rec) == (ssize_t)sizeof rec) {
-                        sol.status = rec.status;
-                        sol.ru = rec.ru;
-                        if (rec.end_us > 0 && rec.end_us < sol.end_us) sol.end_us = rec.end_us;
-                    }
+                    sol.status = sol.rec_status;
+                    sol.ru = sol.rec_ru;
+                    if (sol.rec_end_us > 0 && sol.rec_end_us < sol.end_us) sol.end_us = sol.rec_end_us;
                 }
                 if (!first) first = which == &sol ? 1 : 2;
                 if (which == &sol) {
@@ -1046,8 +1102,11 @@ static int run_case(int argc, char **argv) {
                     kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
                 }
                 if (which == &itr && !sol.done) {
-                    sol_cpu_at_inter_exit = solver_cpu_now_us(solver_pid(&sol));
-                    sol_exiting_at_inter_exit = proc_exiting(solver_pid(&sol));
+                    sol_exiting_at_inter_exit = solver_exiting(&sol);
+                    sol_cpu_at_inter_exit = sol.rec_ready && !opt.cg_cpu && !opt.cg_v2
+                        ? (long long)sol.rec_ru.ru_utime.tv_sec * 1000000 + sol.rec_ru.ru_utime.tv_usec +
+                              (long long)sol.rec_ru.ru_stime.tv_sec * 1000000 + sol.rec_ru.ru_stime.tv_usec
+                        : solver_cpu_now_us(solver_pid(&sol));
                     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
                     if (sol.killed) {
                         /* already being ended by the wall-clock cap */
@@ -1148,6 +1207,7 @@ static int run_case(int argc, char **argv) {
     }
     if (export_fd >= 0) close(export_fd);
     if (recpipe[0] >= 0) close(recpipe[0]);
+    record_fd = -1;
 
     char errbuf[512];
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
