@@ -314,6 +314,10 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
                         "tasks_dir": str(cfg.bench.tasks_dir),
                         "identity": run_identity(cfg, backend.name, sampling, overrides)}
         files = write_files(summary, run_dir)
+        from ibench.report_study import run_study
+
+        study_files, study_tables = run_study(summary, run_dir)  # C.3 / C.4 figures this run allows
+        files.update(study_files)
         render(summary, console)
         sink.progress(pipeline.progress.as_log(), force=True)
         store.flush()
@@ -322,7 +326,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             samples_table = load_results(run_dir).sample_table()
         except Exception as exc:  # noqa: BLE001 - the W&B viewer table is a convenience
             log.warning("per-sample table for W&B: %s", exc)
-        sink.summary(summary, per_task_rows(summary), files, samples=samples_table)
+        sink.summary(summary, per_task_rows(summary), files, samples=samples_table, tables=study_tables)
         console.print(f"results: {escape(str(run_dir))}")
         exit_code = 0
         return summary

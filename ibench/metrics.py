@@ -45,6 +45,7 @@ class TaskStats:
     judge_errors: int
     verdicts: dict[str, int]  # label -> count (SE included, for the record)
     pass_at: dict[int, float | None]
+    date: str | None = None  # the task's release date (YYYY-MM-DD), for the time-split study
 
 
 @dataclass
@@ -114,7 +115,7 @@ class RunSummary:
                                ints(g.get("tasks_at")))
 
         tasks = [TaskStats(t["task_id"], t["difficulty"], tuple(t["categories"]), int(t["n"]), int(t["c"]),
-                           int(t["judge_errors"]), dict(t["verdicts"]), ints(t.get("pass_at")))
+                           int(t["judge_errors"]), dict(t["verdicts"]), ints(t.get("pass_at")), t.get("date"))
                  for t in d.get("tasks", [])]
         return cls(model=d["model"], ks=[int(k) for k in d["ks"]], n_tasks=int(d["n_tasks"]),
                    n_samples=int(d["n_samples"]), n_accepted=int(d["n_accepted"]),
@@ -132,8 +133,9 @@ def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskSt
     se = counts.get(Verdict.SE.value, 0)
     n = len(verdicts) - se
     c = counts.get(Verdict.OK.value, 0)
+    date = getattr(task, "date", None)
     return TaskStats(task.problem_id, task.difficulty, tuple(task.categories), n, c, se, dict(counts),
-                     {k: pass_at_k(n, c, k) for k in ks})
+                     {k: pass_at_k(n, c, k) for k in ks}, date.isoformat() if date else None)
 
 
 def _group(group: str, name: str, stats: list[TaskStats], ks: list[int], bootstrap: int,

@@ -1,7 +1,8 @@
 """The run's report: rich tables in the shape of InteractBench's Tables 2–4, summary files and plots.
 
 Commands (``python -m ibench.report``): ``show RUN``, ``compare RUN RUN...``, ``sample RUN TASK [N]``
-(:mod:`ibench.report_runs`) and ``sweep DIR...`` (:mod:`ibench.report_sweep`).
+(:mod:`ibench.report_runs`), ``sweep DIR...`` (:mod:`ibench.report_sweep`) and ``study RUN...``
+(:mod:`ibench.report_study`).
 
 Files written under the run folder::
 
@@ -45,7 +46,7 @@ def per_task_rows(s: RunSummary) -> list[dict[str, Any]]:
     for t in s.tasks:
         row: dict[str, Any] = {"task_id": t.task_id, "difficulty": t.difficulty,
                                "categories": ", ".join(t.categories), "n": t.n, "c": t.c,
-                               "judge_errors": t.judge_errors}
+                               "judge_errors": t.judge_errors, "date": t.date}
         for k in s.ks:
             row[f"pass@{k}"] = t.pass_at.get(k)
         for label in ["OK", *[v.value for v in FAILURE_LABELS], "SE"]:

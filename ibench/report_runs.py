@@ -6,6 +6,8 @@
   CI over tasks. Writes ``compare.csv``, ``compare.md`` and ``compare.png`` to ``--out``.
 - ``sample RUN TASK [N]`` — one sample: verdict, code, compiler message, and per case the
   verdict, CPU, memory, queries and both transcript tails.
+- ``study RUN...`` — the paper's studies (:mod:`ibench.report_study`); ``sweep DIR...`` —
+  pass@k against a swept setting (:mod:`ibench.report_sweep`).
 """
 
 from __future__ import annotations
@@ -310,11 +312,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("task", help="task id")
     p.add_argument("index", nargs="?", type=int, default=0, help="sample index (default 0)")
     sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.report sweep -h)", add_help=False)
+    sub.add_parser("study", help="the paper's studies: time splits, language x prompt, few-shot/refinement "
+                                 "(python -m ibench.report study -h)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sweep"]:
         from ibench.report_sweep import main as sweep_main
 
         return sweep_main(argv[1:])
+    if argv[:1] == ["study"]:
+        from ibench.report_study import main as study_main
+
+        return study_main(argv[1:])
     args = ap.parse_args(argv)
     try:
         if args.cmd == "show":

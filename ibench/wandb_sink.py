@@ -112,10 +112,11 @@ class WandbSink:
             log.warning("wandb log failed: %s", exc)
 
     def summary(self, summary: RunSummary, per_task: list[dict], files: dict[str, Path] | None = None,
-                samples: Any = None) -> None:
+                samples: Any = None, tables: dict[str, list[dict]] | None = None) -> None:
         """The summary metrics, the per-task table, the failure composition, the plots, and
         (``samples``, a polars frame from :meth:`ibench.results.RunResults.sample_table`) one row
-        per sample — task, sample, verdict, failing case, transcript tails, code."""
+        per sample — task, sample, verdict, failing case, transcript tails, code; ``tables``:
+        more tables by key (the study rows, :func:`ibench.report_study.run_study`)."""
         if not self.run:
             return
         try:
@@ -136,6 +137,10 @@ class WandbSink:
             if samples is not None and samples.height:
                 cols = [c for c in SAMPLE_COLUMNS if c in samples.columns]
                 payload["samples"] = wandb.Table(columns=cols, data=samples.select(cols).rows())
+            for key, rows in (tables or {}).items():
+                if rows:
+                    cols = list(rows[0])
+                    payload[key] = wandb.Table(columns=cols, data=[[r.get(c) for c in cols] for r in rows])
             for key, path in (files or {}).items():
                 if path.suffix == ".png" and path.exists():
                     payload[f"plots/{key}"] = wandb.Image(str(path))

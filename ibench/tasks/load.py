@@ -239,4 +239,5 @@ def _build(root: Path, c: Collector) -> Task | None:
         subtasks=subtasks,
         solutions=solutions,
         meta=meta.raw,
+        date=meta.date,
     )

@@ -7,6 +7,7 @@ stay on disk and are read only by the interactor or checker.
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -87,6 +88,9 @@ class Task:
     subtasks: tuple[Subtask, ...] = ()
     solutions: tuple[KnownSolution, ...] = ()
     meta: dict = field(default_factory=dict)  # the raw task card, for fields not modelled here
+    # The task's release date (meta.json ``date``, YYYY-MM-DD; the importers fill it from the
+    # release's contest dates): the time-split study (InteractBench C.3) splits tasks by its year.
+    date: _dt.date | None = None
 
     @property
     def statement_path(self) -> Path:

@@ -35,6 +35,7 @@ class Meta:
     memory_mb: int | None
     difficulty: str | None
     categories: tuple[str, ...] | None
+    date: _dt.date | None = None
 
 
 def check_meta(root: Path, c: Collector) -> Meta:
@@ -100,8 +101,12 @@ def check_meta(root: Path, c: Collector) -> Meta:
             names = " or ".join(json_type(t) for t in types)
             c.error(path, key, f"{raw[key]!r} is a JSON {json_type(type(raw[key]))}; expected a {names}")
     date = raw.get("date")
-    if isinstance(date, str) and not _valid_date(date):
-        c.error(path, "date", f"{date!r} is not a date; expected YYYY-MM-DD")
+    if isinstance(date, str):
+        if _valid_date(date):
+            meta.date = _dt.date.fromisoformat(date)
+        else:
+            c.error(path, "date", f"{date!r} is not a date; expected the release date as YYYY-MM-DD "
+                                  "(e.g. \"2023-04-17\")")
     return meta
 
 
