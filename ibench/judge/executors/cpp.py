@@ -14,7 +14,7 @@ from pathlib import Path
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
 from ..sandbox.host import runtime_dir
-from ..sandbox.run import tail
+from ..sandbox.run import head_and_tail
 from ..settings import JudgeSettings
 from .base import CompileCache, Program, content_key, dir_digest
 
@@ -137,7 +137,8 @@ class CppExecutor:
                *map(str, sources), "-o", str(out)]
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=self.settings.compile_timeout_s * 4)
-            ok, message = r.returncode == 0, r.stderr[-MESSAGE_TAIL:]
+            ok, message = r.returncode == 0, (r.stderr if len(r.stderr) <= MESSAGE_TAIL else
+                                              r.stderr[:MESSAGE_TAIL // 2] + "\n[...]\n" + r.stderr[-MESSAGE_TAIL // 2:])
         except subprocess.TimeoutExpired:
             ok, message = False, "compile time limit exceeded"
         ms = (time.perf_counter() - t0) * 1000
@@ -202,7 +203,7 @@ class CppExecutor:
                        binds=[*self.toolchain_binds(), *self.sandbox.stage_binds(stage)],
                        export="solution.bin", export_to=out),
             solver_stderr=stderr_file)
-        message = tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(stage) + "/", "")
+        message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(stage) + "/", "")
         if report.setup_error:
             raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
         ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0

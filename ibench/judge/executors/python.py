@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..results import CompileInfo
 from ..sandbox import RunRequest, Sandbox
-from ..sandbox.run import tail
+from ..sandbox.run import head_and_tail
 from ..settings import JudgeSettings
 from .base import CompileCache, Program, content_key
 
@@ -141,7 +141,7 @@ class PythonExecutor:
         p = report.solver
         if report.setup_error:
             raise RuntimeError(f"sandboxed syntax check could not start: {report.setup_error}")
-        message = tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(src), "solution.py")
+        message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(src), "solution.py")
         if p.exit_code == 0:
             ok = True
         elif p.exit_code == SOURCE_REJECTED:

@@ -403,6 +403,20 @@ def default_cache_dir(configured: str | None = None) -> Path:
     return path
 
 
+def head_and_tail(path: Path, limit: int) -> str:
+    """A file of at most ``limit`` bytes as it is; a longer one as its first and last halves of
+    that (a compiler's first error is the one that explains the rest)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return ""
+    if size <= limit:
+        return tail(path, limit)
+    with open(path, "rb") as f:
+        head = f.read(limit // 2).decode("utf-8", "replace")
+    return f"{head}\n[... {size - limit} bytes left out ...]\n{tail(path, limit // 2)}"
+
+
 def tail(path: Path, limit: int) -> str:
     """The last ``limit`` bytes of a file as text (invalid UTF-8 replaced)."""
     try:
@@ -416,4 +430,4 @@ def tail(path: Path, limit: int) -> str:
 
 
 __all__ = ["RunRequest", "RunReport", "ProcReport", "Sandbox", "build_supervisor", "default_cache_dir",
-           "tail"]
+           "head_and_tail", "tail"]
