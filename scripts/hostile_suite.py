@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""The hostile suite as figures (prints a table; not a test): every probe of tests/judge/test_box.py
+judged in root mode (this process) and in user-namespace mode (as an unprivileged user), and for
+each mode how many attacks were tried and how many held. An attack is one `held`/`LEAK` line of a
+probe, a compile-time read that must be CE, or an honest sample right after a persistent-state
+attack that must be OK.
+
+    python scripts/hostile_suite.py        # as root
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "judge")]
+
+import test_box as tb  # noqa: E402
+from box_driver import judge_all  # noqa: E402
+from judge_fixtures import build_guess_task, make_public, public_dir  # noqa: E402
+
+from ibench.judge import Judge, JudgeSettings  # noqa: E402
+from ibench.judge.sandbox.host import runtime_dir  # noqa: E402
+from ibench.judge.sandbox.run import _remove_tree  # noqa: E402
+from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command  # noqa: E402
+from ibench.tasks.load import load_task  # noqa: E402
+
+MUST = {"incbin_case.cpp": "CE", "incbin_git.cpp": "CE", "fork_bomb.cpp": "TLE", "honest_after_poison.cpp": "OK",
+        "honest_after_state.cpp": "OK", "honest_after_fork_bomb.cpp": "OK", "honest.py": "OK"}
+
+
+def tally(rows: dict[str, dict]) -> tuple[int, int, list[str]]:
+    tried = held = 0
+    failed = []
+    for name, row in rows.items():
+        for line in "\n".join(row["stderr"]).splitlines():
+            if line.startswith(("held ", "LEAK ")):
+                tried += 1
+                held += line.startswith("held ")
+                if line.startswith("LEAK "):
+                    failed.append(f"{name}: {line}")
+        if name in MUST:
+            tried += 1
+            ok = row["verdict"] == MUST[name]
+            held += ok
+            if not ok:
+                failed.append(f"{name}: {row['verdict']} (expected {MUST[name]})")
+    return tried, held, failed
+
+
+def main() -> int:
+    if os.geteuid() != 0:
+        print("run as root: root mode in this process, user-namespace mode as an unprivileged user", file=sys.stderr)
+        return 2
+    base = public_dir("ibench-hostile-")
+    repo = base / "checkout"
+    root = build_guess_task(repo / "bench" / "tasks")
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "-c", "user.name=t", "-c", "user.email=t@t",
+                                                              "commit", "-qm", "tasks"]):
+        subprocess.run(cmd, cwd=repo, check=True, capture_output=True)
+    make_public(base)
+    task = load_task(root)
+    import socket
+
+    srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    srv.bind("\0" + tb.ABSTRACT_NAME)
+    srv.listen(8)
+    results = {}
+    try:
+        judge = Judge(JudgeSettings())
+        sols = tb.write_solutions(task, repo, str(judge.cache_dir), str(runtime_dir()), base / "sols-root")
+        results[judge.sandbox.label] = {r["solution"]: r for r in judge_all(task.root, list(sols.values()))}
+        home = Path(tempfile.mkdtemp(prefix="ibench-hostile-nobody-"))
+        os.chmod(home, 0o755)
+        os.chown(home, NOBODY, NOBODY)
+        sols = tb.write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols")
+        cmd = unprivileged_command([sys.executable, str(ROOT / "tests" / "judge" / "box_driver.py"), str(task.root),
+                                    *map(str, sols.values())], home, needs=[ROOT, task.root])
+        if isinstance(cmd, str):
+            print(f"user-namespace mode not run: {cmd}")
+        else:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=1800).stdout
+            rows = [json.loads(line[len("BOX-RESULT "):]) for line in out.splitlines() if line.startswith("BOX-RESULT ")]
+            if rows:
+                results[rows[0]["sandbox"]] = {r["solution"]: r for r in rows}
+        _remove_tree(home)
+    finally:
+        srv.close()
+        _remove_tree(base)
+    print(f"{'sandbox':34s} {'attacks tried':>14s} {'held':>6s}")
+    for label, rows in results.items():
+        tried, held, failed = tally(rows)
+        print(f"{label:34s} {tried:14d} {held:6d}")
+        for f in failed:
+            print(f"    NOT HELD: {f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
