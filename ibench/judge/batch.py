@@ -57,19 +57,23 @@ class BatchGrader:
 
     def run_case(self, task: Task, case: Case, solver: Program, checker: Path | None) -> CaseResult:
         lim = case_limits(task, self.settings, solver.time_factor)
-        exe, args = solver.command
+        exe, args = solver.command_for(lim.mem_kb)
+        mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
         work = self.sandbox.private_dir()
         out, sstderr = work / "solver.out", work / "solver.stderr"
         r = self.sandbox.run(
-            RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, stdin=case.input_path,
-                       stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
+            RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
+                       stdin=case.input_path,
+                       stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms,
                        wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
-                       nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
-                       binds=list(solver.binds)),
+                       nproc=self.settings.max_processes + solver.runtime_threads,
+                       fsize_kb=self.settings.output_limit_mb * 1024,
+                       binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb)),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         checker_exit = ""
-        d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms)
+        d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
+                             oom_markers=solver.oom_markers)
         if d is None:
             if case.answer_path is None:
                 d = Decision(Verdict.SE, f"test {case.name} has no expected output")

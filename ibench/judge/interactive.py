@@ -71,33 +71,35 @@ class InteractiveGrader:
 
     def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
         lim = case_limits(task, self.settings, solver.time_factor)
-        exe, args = solver.command
+        exe, args = solver.command_for(lim.mem_kb)
+        mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
         work = self.sandbox.private_dir()
         tout, istderr, sstderr, transcript = (work / n for n in ("tout", "interactor.stderr", "solver.stderr", "transcript"))
         for f in (tout, transcript):
             f.unlink(missing_ok=True)
         req = RunRequest(
-            solver=exe, solver_args=args, argv0=str(exe) if args else None,
+            solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
             interactor=interactor, case=case.input_path,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
             interactor_args=["/dev/fd/3", str(tout)],
             interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.tail_bytes}"],
-            cpu_ms=int(lim.cpu_ms), mem_kb=lim.mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
+            cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
             wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
-            nproc=self.settings.max_processes, fsize_kb=self.settings.output_limit_mb * 1024,
+            nproc=self.settings.max_processes + solver.runtime_threads, fsize_kb=self.settings.output_limit_mb * 1024,
             interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
-            binds=list(solver.binds),
+            binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
         message = verdict_message(tail(istderr, STDERR_READ), MESSAGE_LIMIT)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
-        d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=lim.mem_kb, wall_ms=lim.wall_ms,
+        d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
                                grace_ms=self.settings.grace_ms, interactor_message=message,
-                               queries=queries, query_limit=query_limit, solver_eof=log.solver_eof)
+                               queries=queries, query_limit=query_limit, solver_eof=log.solver_eof,
+                               oom_markers=solver.oom_markers)
         to_judge, to_solver = read_transcript(transcript)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),

@@ -125,7 +125,8 @@ def _crash(p: "ProcReport") -> str | None:
     return None
 
 
-def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) -> Decision | None:
+def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int,
+               oom_markers: tuple[str, ...] = ()) -> Decision | None:
     if r.oom_killed:
         return Decision(Verdict.MLE, f"memory limit exceeded (killed at {mem_kb // 1024} MB)")
     if cpu_ms > cpu_limit_ms:
@@ -142,6 +143,12 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int) 
         # the memory limit's doing.
         return Decision(Verdict.MLE, f"memory limit exceeded (allocation failed at {r.solver_peak_kb // 1024} MB "
                                      f"resident, limit {mem_kb // 1024} MB)")
+    marker = next((m for m in oom_markers if m in r.solver_stderr_tail), None) if _crash(r.solver) else None
+    if marker is not None:
+        # A managed runtime that enforces the limit itself (the JVM's heap cap, -Xmx) and says so
+        # on the way out: the executor declares the words. A program that prints them and dies
+        # only turns its own RE into MLE, both failures.
+        return Decision(Verdict.MLE, f"memory limit exceeded (the runtime reported {marker!r})")
     if r.solver.signal == SIGXFSZ:
         return Decision(Verdict.RE, "output limit exceeded (SIGXFSZ)")
     return None
@@ -174,7 +181,7 @@ def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None
 
 def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float, grace_ms: float,
                        interactor_message: str, queries: int | None, query_limit: int | None,
-                       solver_eof: bool | None = None) -> Decision:
+                       solver_eof: bool | None = None, oom_markers: tuple[str, ...] = ()) -> Decision:
     """One interactive execution, per SPEC §4 and the interplay rules there.
 
     The interactor's rejection (WA/PE) stands over whatever the solver does after it, unless
@@ -209,7 +216,7 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
     cpu_ms = r.solver_cpu_ms
     if decisive_rejection and r.solver_cpu_at_interactor_exit_us is not None:
         cpu_ms = r.solver_cpu_at_interactor_exit_us / 1000.0  # the spin after the verdict is not charged
-    res = _resources(r, cpu_ms, cpu_limit_ms, mem_kb)
+    res = _resources(r, cpu_ms, cpu_limit_ms, mem_kb, oom_markers)
     if res:
         return res
     crash = _crash(r.solver)
@@ -234,11 +241,12 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
     return Decision(Verdict.OK, msg)
 
 
-def decide_batch_run(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float) -> Decision | None:
+def decide_batch_run(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_ms: float,
+                     oom_markers: tuple[str, ...] = ()) -> Decision | None:
     """A batch execution's failure, or None when it ran cleanly and its output must be checked."""
     if r.setup_error:
         return Decision(Verdict.SE, f"sandbox setup failed: {r.setup_error}")
-    res = _resources(r, r.solver_cpu_ms, cpu_limit_ms, mem_kb)
+    res = _resources(r, r.solver_cpu_ms, cpu_limit_ms, mem_kb, oom_markers)
     if res:
         return res
     crash = _crash(r.solver)

@@ -24,14 +24,37 @@ class Program:
     time_factor: float = 1.0  # the language's CPU-time factor (SPEC §4)
     binds: tuple[tuple[str, str], ...] = ()  # what the box must hold for it to run: (host, inside)
     script_path: str | None = None  # the script as the sandboxed interpreter sees it
+    # A managed runtime's own needs (the JVM), declared by its executor; 0/None/() for native code:
+    runtime_threads: int = 0  # threads the runtime starts itself, added to judge.max_processes
+    memory_headroom_kb: int = 0  # the runtime's own memory on top of the task's limit (cgroup and peak cap)
+    address_space: tuple[float, int] | None = None  # without a memory cgroup: cap = x * limit + KB
+    oom_markers: tuple[str, ...] = ()  # what the runtime writes to stderr when the limit stops it (MLE)
+    env: tuple[str, ...] = ()  # NAME=value the runtime needs (GOMAXPROCS), on top of the sandbox's PATH and LANG
 
     @property
     def command(self) -> tuple[Path, list[str]]:
         """What the sandbox executes: the file, and the arguments after argv[0]."""
+        return self.command_for(0)
+
+    def command_for(self, mem_kb: int) -> tuple[Path, list[str]]:
+        """The command for a run under a memory limit of ``mem_kb``: an interpreter flag may
+        carry it as ``{mem_kb}`` (the JVM's -Xmx)."""
         assert self.binary is not None, "a program that did not build cannot run"
         if not self.interpreter:
             return self.binary, []
-        return Path(self.interpreter[0]), [*self.interpreter[1:], self.script_path or str(self.binary)]
+        flags = [a.replace("{mem_kb}", str(mem_kb)) for a in self.interpreter[1:]]
+        return Path(self.interpreter[0]), [*flags, self.script_path or str(self.binary)]
+
+    def run_memory_kb(self, limit_kb: int) -> int:
+        """The cap the sandbox enforces for a task limit of ``limit_kb`` (limit plus headroom)."""
+        return limit_kb + self.memory_headroom_kb
+
+    def address_space_kb(self, limit_kb: int) -> int | None:
+        """The address-space rlimit where no cgroup caps memory (None: the sandbox's default)."""
+        if self.address_space is None:
+            return None
+        factor, extra = self.address_space
+        return int(factor * limit_kb) + extra
 
 
 class Executor(Protocol):
