@@ -103,6 +103,9 @@ static int server_mode;
 /* A server keeps the network namespace of the current epoch as its own, so a case need not
  * create one (the most expensive namespace to make): -1 none yet. */
 static long server_net_epoch = -1;
+/* A server does not wait for a box's init to finish exiting (tearing its namespaces down takes
+ * longer than many a case): the next case reaps it before it starts. */
+static pid_t pending_init;
 
 static void die(const char *what) {
     printf("setup_error=%s: %s\n", what, strerror(errno));
@@ -971,6 +974,11 @@ static int run_case(int argc, char **argv) {
     }
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
 
+    /* The last case's box must be gone before this case's counters start. */
+    if (pending_init > 0) {
+        while (waitpid(pending_init, NULL, 0) < 0 && errno == EINTR) {}
+        pending_init = 0;
+    }
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
     if (opt.cg_mem) {
@@ -1068,11 +1076,23 @@ static int run_case(int argc, char **argv) {
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
 
-    while (!sol.done || (itr.pid && !itr.done)) {
-        struct pollfd pf[2] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}};
-        if (poll(pf, 2, -1) < 0) {
+    /* In a box the solver has ended when its init's record arrives; the init itself is waited
+     * for only when it still has work (an export), or when no later case will reap it. */
+    int init_reaped = 0;
+    int wait_for_init = opt.box && (export_fd >= 0 || !server_mode);
+    while (!sol.done || (itr.pid && !itr.done) || (wait_for_init && !init_reaped)) {
+        struct pollfd pf[3] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}};
+        if (opt.box && !sol.done) pf[2].fd = record_fd;
+        if (poll(pf, 3, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll");
+        }
+        if ((pf[2].revents & (POLLIN | POLLHUP)) && !sol.done && poll_record(&sol)) {
+            sol.done = 1;
+            sol.status = sol.rec_status;
+            sol.ru = sol.rec_ru;
+            sol.end_us = sol.rec_end_us > 0 ? sol.rec_end_us : now_us();
+            if (!first) first = 1;
         }
         if (pf[0].revents & POLLIN) {
             struct signalfd_siginfo si;
@@ -1082,6 +1102,8 @@ static int run_case(int argc, char **argv) {
                 struct rusage ru;
                 pid_t p = wait4(-1, &st, WNOHANG, &ru);
                 if (p <= 0) break;
+                if (p == sol.pid && opt.box) init_reaped = 1;
+                if (p == sol.pid && sol.done) continue;  /* the box's init, after its record */
                 struct proc *which = p == sol.pid ? &sol : (itr.pid && p == itr.pid) ? &itr : NULL;
                 if (!which) continue;  /* an orphaned descendant we adopted */
                 which->done = 1;
@@ -1095,9 +1117,10 @@ static int run_case(int argc, char **argv) {
                     if (sol.rec_end_us > 0 && sol.rec_end_us < sol.end_us) sol.end_us = sol.rec_end_us;
                 }
                 if (!first) first = which == &sol ? 1 : 2;
-                if (which == &sol) {
+                if (which == &sol && !opt.box) {
                     /* The program ends with its main process: whatever it forked dies now, so
-                     * leftovers can neither hold the pipes open nor keep a core busy. */
+                     * leftovers can neither hold the pipes open nor keep a core busy. (A box's
+                     * init does the same inside the box.) */
                     kill_group(sol.pid);
                     kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
                 }
@@ -1130,6 +1153,7 @@ static int run_case(int argc, char **argv) {
         if (pf[1].revents & POLLIN) {
             uint64_t ticks;
             (void)!read(tfd, &ticks, sizeof ticks);
+            if (sol.done && (!itr.pid || itr.done)) continue;  /* only a box's init is left: no timeout */
             const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
             if (grace_phase && now_us() < deadline) {
                 if (!sol.done) {
@@ -1172,11 +1196,15 @@ static int run_case(int argc, char **argv) {
     long end = now_us();
 
     /* Whatever the solver left behind (forked children, a process that changed its group)
-     * dies with the case. */
-    kill_group(sol.pid);
+     * dies with the case. A box's init still exiting is left to end on its own: it has already
+     * killed everything in its box, and the next case reaps it first. */
+    if (opt.box && !init_reaped) pending_init = sol.pid;
+    else kill_group(sol.pid);
     if (itr.pid) kill_group(itr.pid);
-    kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
-    kill_cgroup(opt.cg_mem);
+    if (!pending_init) {
+        kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
+        kill_cgroup(opt.cg_mem);
+    }
     for (;;) {
         char path[128], buf[4096];
         snprintf(path, sizeof path, "/proc/self/task/%d/children", getpid());
@@ -1185,13 +1213,19 @@ static int run_case(int argc, char **argv) {
         if (fd >= 0) close(fd);
         if (n > 0) {
             buf[n] = 0;
+            int others = 0;
             for (char *p = buf; *p;) {
                 long pid = strtol(p, &p, 10);
-                if (pid > 0) kill((pid_t)pid, SIGKILL);
+                if (pid > 0 && pid != pending_init) {
+                    kill((pid_t)pid, SIGKILL);
+                    others++;
+                }
                 while (*p == ' ' || *p == '\n') p++;
             }
+            if (!others) n = 0;  /* only the exiting init: not waited for here */
         }
         pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
+        if (p > 0 && p == pending_init) pending_init = 0;
         if (p < 0 && errno == ECHILD) break;
         if (p == 0 && n <= 0) break;
     }
