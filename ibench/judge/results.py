@@ -14,6 +14,7 @@ class CompileInfo:
     ms: float
     cached: bool
     message: str = ""  # compiler diagnostics tail when ok is False
+    toolchain: str = ""  # the exact compiler / runtime version that built and runs it (Java, Go)
 
 
 @dataclass
@@ -65,7 +66,7 @@ class SampleResult:
             "score": self.score,
             "cases": cases,
             "compile": {"ok": self.compile.ok, "ms": round(self.compile.ms, 1),
-                        "cached": self.compile.cached},
+                        "cached": self.compile.cached, "toolchain": self.compile.toolchain},
             "sandbox": self.sandbox,
         }
         if full:

@@ -16,6 +16,8 @@ class JudgeSettings:
     cache_dir: str | None = None  # default: $IBENCH_CACHE or ~/.cache/ibench
     testlib_header: str | None = None  # path to an official testlib.h; None = ibench's own
     python: str = "/usr/bin/python3"  # interpreter for Python solutions (readable by the sandbox user)
+    javac: str = "javac"  # the JDK for Java solutions: its javac, with java beside it (scripts/install.sh: OpenJDK 17)
+    go: str = "auto"  # the Go toolchain's `go` binary; auto: the one scripts/install.sh puts in place (Go 1.21), else PATH
 
     # Execution
     all_cases: bool = False  # False: stop a sample at its first failing case (scores unaffected)

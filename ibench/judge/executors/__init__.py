@@ -6,10 +6,13 @@ from pathlib import Path
 
 from .base import CompileCache, Executor, Program
 from .cpp import CppExecutor
+from .go import GoExecutor
+from .java import JavaExecutor
 from .python import PythonExecutor
 
-EXECUTORS: dict[str, type] = {"cpp": CppExecutor, "python": PythonExecutor}
-ALIASES = {"c++": "cpp", "cxx": "cpp", "cc": "cpp", "c++17": "cpp", "py": "python", "python3": "python"}
+EXECUTORS: dict[str, type] = {"cpp": CppExecutor, "python": PythonExecutor, "java": JavaExecutor, "go": GoExecutor}
+ALIASES = {"c++": "cpp", "cxx": "cpp", "cc": "cpp", "c++17": "cpp", "py": "python", "python3": "python",
+           "golang": "go", "java17": "java"}
 
 
 def executor_class(language: str) -> type:
@@ -25,5 +28,5 @@ def language_of(path: str | Path) -> str | None:
     return next((cls.language for cls in EXECUTORS.values() if suffix in cls.extensions), None)
 
 
-__all__ = ["CompileCache", "CppExecutor", "Executor", "Program", "PythonExecutor", "executor_class",
+__all__ = ["CompileCache", "CppExecutor", "Executor", "GoExecutor", "JavaExecutor", "Program", "PythonExecutor", "executor_class",
            "language_of", "EXECUTORS"]

@@ -1,0 +1,281 @@
+"""Java with the JDK's javac: model code compiled into a jar inside the sandbox's box, run by
+`java -jar` in the box with the task's memory limit as the heap (docs/JUDGE.md, "Java and Go").
+
+The memory treatment, as judges do it: the heap gets the task's limit (-Xmx), the main thread's
+stack too (-Xss, like C++'s stack rlimit), and the sandbox's cap on the whole process is the
+limit plus HEADROOM_MB for the JVM itself (its code, metadata and thread stacks). A heap that
+fills up ends the JVM (-XX:+ExitOnOutOfMemoryError) with the JVM's own words on stderr, which the
+verdict reads as MLE. The JVM's own threads (about 14 with these flags) are declared on top of
+judge.max_processes."""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from ..results import CompileInfo
+from ..sandbox import RunRequest, Sandbox
+from ..sandbox.host import runtime_dir
+from ..sandbox.run import tail
+from ..settings import JudgeSettings
+from .base import CompileCache, Program, content_key
+
+MESSAGE_TAIL = 4000
+JAR_IN_BOX = "/prog/solution.jar"
+HELPER_IN_BOX = "/ibench-javac"
+HEADROOM_MB = 128  # the JVM's own memory on top of the heap (about 40 MB resident for a small program)
+RUNTIME_THREADS = 16  # the JVM's own threads (14 measured with RUN_FLAGS), on top of judge.max_processes
+# Without a memory cgroup the address-space rlimit is the hard cap: the JVM reserves far more than
+# it touches (heap and main stack of the limit each, class space, code cache, malloc arenas: 5 GB
+# measured for a 256 MB limit), so the cap is 2 x limit + this; the heap stays at -Xmx.
+ADDRESS_SPACE_EXTRA_KB = 6 * 1024 * 1024
+OOM_MARKER = "Terminating due to java.lang.OutOfMemoryError"
+# The stack is the memory limit, as for C++ (whose stack overflow the cgroup ends as MLE): an
+# uncaught StackOverflowError is MLE too. Unwinding a JIT-compiled recursion that deep also takes
+# the JVM far past the cap (1.8 GB measured for a 256 MB stack), so either way it is MLE.
+STACK_MARKER = 'Exception in thread "main" java.lang.StackOverflowError'
+# The run: one CPU's worth of ergonomics whatever the host (serial GC, no GC threads per core),
+# no perf-data file, VM messages (the OOM line) to stderr, never to the interactor's pipe.
+RUN_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr",
+             "-XX:+ExitOnOutOfMemoryError", "-Xmx{mem_kb}k", "-Xss{mem_kb}k", "-Xshare:auto",
+             # an uncaught exception's trace short enough that its first line (STACK_MARKER)
+             # stays in the stderr tail the verdict reads
+             "-XX:MaxJavaStackTraceDepth=24")
+# The compile: javac in a JVM of its own, C1 only (faster for a run of a second or two).
+COMPILE_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData", "-XX:TieredStopAtLevel=1",
+                 "-Xmx1g", "-Xshare:auto")
+JAVAC_OPTIONS = ("-encoding", "UTF-8", "-proc:none", "-Xmaxerrs", "50", "-Xlint:none", "-nowarn")
+
+# Compiles the source whatever its public class is called (the file object accepts any name),
+# picks the class to start (one declaring `public static void main(String[])`, `Main` first;
+# classes are loaded without being initialised, so no code of the solution runs), and writes a
+# jar naming it. Runs inside the box: everything it reads or writes is the box's.
+HELPER = r"""
+import java.io.*;
+import java.lang.reflect.*;
+import java.net.*;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.*;
+import java.util.*;
+import java.util.stream.*;
+import javax.tools.*;
+
+public class IbenchJavac {
+    public static void main(String[] a) throws Exception {
+        Path src = Path.of(a[0]), classes = Path.of(a[1]);
+        String text = Files.readString(src, StandardCharsets.UTF_8);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        JavaFileObject unit = new SimpleJavaFileObject(URI.create("file:///Main.java"), JavaFileObject.Kind.SOURCE) {
+            @Override public CharSequence getCharContent(boolean ignore) { return text; }
+            @Override public boolean isNameCompatible(String simpleName, JavaFileObject.Kind kind) { return kind == JavaFileObject.Kind.SOURCE; }
+        };
+        Files.createDirectories(classes);
+        List<String> opts = new ArrayList<>(List.of("-d", classes.toString()));
+        opts.addAll(Arrays.asList(a).subList(3, a.length));
+        StandardJavaFileManager files = javac.getStandardFileManager(null, null, StandardCharsets.UTF_8);
+        if (!javac.getTask(null, files, null, opts, null, List.of(unit)).call()) System.exit(1);
+        List<String> names;
+        try (Stream<Path> s = Files.walk(classes)) {
+            names = s.map(p -> classes.relativize(p).toString()).filter(n -> n.endsWith(".class") && !n.contains("$"))
+                     .map(n -> n.substring(0, n.length() - 6).replace('/', '.')).sorted().collect(Collectors.toList());
+        }
+        List<String> mains = new ArrayList<>();
+        try (URLClassLoader loader = new URLClassLoader(new URL[]{classes.toUri().toURL()})) {
+            for (String n : names) {
+                try {
+                    Method m = Class.forName(n, false, loader).getMethod("main", String[].class);
+                    if (Modifier.isStatic(m.getModifiers())) mains.add(n);
+                } catch (NoSuchMethodException | LinkageError e) { }
+            }
+        }
+        String entry = mains.stream().filter(n -> n.equals("Main") || n.endsWith(".Main")).findFirst()
+                            .orElse(mains.size() == 1 ? mains.get(0) : null);
+        if (entry == null) {
+            System.err.println(mains.isEmpty() ? "error: no class declares public static void main(String[])"
+                               : "error: several classes declare main (" + String.join(", ", mains) + "); name the entry class Main");
+            System.exit(1);
+        }
+        int rc = java.util.spi.ToolProvider.findFirst("jar").orElseThrow()
+            .run(System.out, System.err, "--create", "--file", a[2], "--main-class", entry, "-C", classes.toString(), ".");
+        System.exit(rc == 0 ? 0 : 2);
+    }
+}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def find_jdk(javac: str) -> tuple[Path, Path, str]:
+    """(java, JAVA_HOME, identity) for the JDK whose javac is ``javac``; the identity is the
+    exact version that every result records."""
+    path = shutil.which(javac)
+    if path is None:
+        raise RuntimeError(f"judge.javac: {javac!r} not found on PATH (install a JDK: scripts/install.sh)")
+    home = Path(os.path.realpath(path)).parent.parent
+    java = home / "bin" / "java"
+    if not os.access(java, os.X_OK):
+        raise RuntimeError(f"judge.javac: {path} has no java beside it ({java})")
+    jv = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=60).stderr.strip()
+    cv = subprocess.run([str(home / "bin" / "javac"), "-version"], capture_output=True, text=True, timeout=60)
+    lines = jv.splitlines()
+    identity = f"{home}\n{(cv.stdout + cv.stderr).strip()}\n{lines[1] if len(lines) > 1 else jv}"
+    return java, home, identity
+
+
+def _outside_links(home: Path) -> list[str]:
+    """Where the JDK's own symlinks point outside it and /usr (Debian keeps its config in
+    /etc/java-N-openjdk): the box must hold those too. TLS certificates are left out."""
+    found: set[str] = set()
+    for sub in ("lib", "conf"):
+        for root, _dirs, files in os.walk(home / sub):
+            for name in files:
+                p = os.path.join(root, name)
+                if not os.path.islink(p):
+                    continue
+                target = os.path.realpath(p)
+                if target.startswith(("/usr/", str(home) + "/", "/etc/ssl/")) or not os.path.exists(target):
+                    continue
+                parts = Path(target).parts
+                found.add(str(Path(*parts[:3])) if len(parts) > 3 else os.path.dirname(target))
+    return sorted(found)
+
+
+class JavaExecutor:
+    language = "java"
+    extensions = (".java",)
+    time_factor = 2.0
+
+    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
+        self.settings = settings
+        self.cache = cache
+        self.sandbox = sandbox
+        self.java, self.home, self.identity = find_jdk(settings.javac)
+        paths = ["/usr", str(self.home), *_outside_links(self.home)]
+        self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
+        self.helper_dir = self._build_helper()
+        self._self_test()
+
+    @property
+    def version(self) -> str:
+        """What every result records: the compiler and the runtime, exactly."""
+        lines = self.identity.splitlines()
+        return f"{lines[1]}; {lines[2]}"
+
+    def _build_helper(self) -> Path:
+        """The compile helper, built once per machine and JDK (trusted: our own source)."""
+        key = content_key(self.identity, HELPER)[:20]
+        d = runtime_dir() / "javac-helper" / key
+        done = d / "IbenchJavac.class"
+        if not done.exists():
+            d.mkdir(parents=True, exist_ok=True)
+            with open(d.parent / ".lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                if not done.exists():
+                    tmp = d.with_name(f"{key}.{os.getpid()}")
+                    shutil.rmtree(tmp, ignore_errors=True)
+                    tmp.mkdir()
+                    (tmp / "IbenchJavac.java").write_text(HELPER)
+                    r = subprocess.run([str(self.home / "bin" / "javac"), "-d", str(tmp), str(tmp / "IbenchJavac.java")],
+                                       capture_output=True, text=True, timeout=300)
+                    if r.returncode != 0:
+                        raise RuntimeError(f"judge.javac: the compile helper does not build:\n{r.stderr[-2000:]}")
+                    shutil.rmtree(d)
+                    os.replace(tmp, d)
+        for p in (d.parent.parent, d.parent, d):
+            os.chmod(p, 0o755)
+        for f in d.iterdir():
+            os.chmod(f, 0o644)
+        return d
+
+    def _self_test(self) -> None:
+        """Compile and run a two-line program in the box at start-up: a JDK that cannot work in
+        this sandbox is a judge error now, not a CE or RE charged to every sample."""
+        prog = self.compile_untrusted('public class Main { public static void main(String[] a) { '
+                                      'System.out.print("ibench-ok"); } }\n', [], [])
+        if prog.binary is None:
+            raise RuntimeError(f"judge.javac: {self.version} cannot compile in the sandbox: {prog.info.message[-800:]}")
+        work = self.sandbox.private_dir()
+        out, err = work / "selftest.out", work / "selftest.stderr"
+        limit_kb = 256 * 1024
+        exe, args = prog.command_for(limit_kb)
+        r = self.sandbox.run(RunRequest(solver=exe, argv0=str(exe), solver_args=args, stdout=out,
+                                        cpu_ms=10000, mem_kb=prog.run_memory_kb(limit_kb), wall_ms=30000,
+                                        nproc=self.settings.max_processes + prog.runtime_threads,
+                                        address_space_kb=prog.address_space_kb(limit_kb), binds=list(prog.binds)),
+                             solver_stderr=err)
+        if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
+            raise RuntimeError(f"judge.javac: {self.version} does not run in the sandbox ({r.setup_error or r.solver.status_text}): "
+                               f"{tail(err, 800).strip()}")
+
+    def _program(self, jar: Path | None, info: CompileInfo) -> Program:
+        binds = self.runtime_binds
+        inside = None
+        if jar is not None and self.sandbox.boxed:
+            inside = JAR_IN_BOX
+            binds = (*binds, (str(jar), inside))
+        return Program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), self.time_factor, binds=binds,
+                       script_path=inside, runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
+                       address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER))
+
+    def _stage(self, key: str, jar: Path) -> Path:
+        """A copy in this slot's program dir (which only the judge writes): the sandbox's user
+        reads it there; the compile cache may sit where it cannot."""
+        path = self.sandbox.program_dir() / f"{key[:16]}.jar"
+        shutil.copyfile(jar, path)
+        os.chmod(path, 0o644)
+        return path
+
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
+        raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
+                         "C++ with testlib; the judge builds them with the C++ executor")
+
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        if extra_sources:
+            return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
+                                                                      "it takes C++ solutions only", self.version))
+        key = content_key("java-box-v1", self.sandbox.label, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
+                          HELPER, source)
+        jar, meta = self.cache.lookup(key)
+        if meta is not None:
+            return self._program(self._stage(key, jar) if jar is not None else None,
+                                 CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", ""), self.version))
+        t0 = time.perf_counter()
+        stage = self.sandbox.stage_dir()
+        src = stage / "Main.java"
+        src.write_text(source, encoding="utf-8")
+        os.chmod(src, 0o644)
+        work = self.sandbox.private_dir()
+        out = work / "compile.out"
+        out.unlink(missing_ok=True)
+        stderr_file = work / "compile.stderr"
+        limit_ms = int(self.settings.compile_timeout_s * 1000)
+        helper = HELPER_IN_BOX if self.sandbox.boxed else str(self.helper_dir)
+        report = self.sandbox.run(
+            RunRequest(solver=self.java, argv0=str(self.java),
+                       solver_args=[*COMPILE_FLAGS, "-cp", helper, "IbenchJavac", self.sandbox.visible(src), "classes",
+                                    "solution.jar", *JAVAC_OPTIONS],
+                       solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=3 * 1024 * 1024, wall_ms=limit_ms * 2,
+                       nproc=64, fsize_kb=256 * 1024, box_kb=256 * 1024, address_space_kb=12 * 1024 * 1024,
+                       binds=[*self.runtime_binds, (str(self.helper_dir), HELPER_IN_BOX), *self.sandbox.stage_binds(stage)],
+                       export="solution.jar", export_to=out),
+            solver_stderr=stderr_file)
+        message = tail(stderr_file, MESSAGE_TAIL).replace("/Main.java", "Main.java")
+        if report.setup_error:
+            raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
+        ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
+        if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
+            message = "compile time limit exceeded\n" + message
+        elif not ok and (report.oom_killed or OOM_MARKER in message):
+            message = "compiler ran out of memory\n" + message
+        elif not ok and report.solver.exit_code not in (0, 1):
+            raise RuntimeError(f"judge.javac: the compile helper failed in the sandbox ({report.solver.status_text}): "
+                               f"{message.strip()[-800:]}")
+        ms = (time.perf_counter() - t0) * 1000
+        jar = self.cache.store(key, out if ok else None, {"ok": ok, "message": "" if ok else message, "ms": ms})
+        out.unlink(missing_ok=True)
+        return self._program(self._stage(key, jar) if jar is not None else None,
+                             CompileInfo(ok, ms, False, "" if ok else message, self.version))

@@ -1,0 +1,42 @@
+// Java: PrintWriter over a BufferedWriter and no flush after the query: the query never leaves
+// the buffer while the program waits for the reply. Deadlock (IDLE).
+import java.io.*;
+import java.util.*;
+
+public class Main {
+    static BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    static PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out)));
+    static StringTokenizer tok = new StringTokenizer("");
+
+    static String next() throws IOException {
+        while (!tok.hasMoreTokens()) {
+            String line = in.readLine();
+            if (line == null) return "-1";
+            tok = new StringTokenizer(line);
+        }
+        return tok.nextToken();
+    }
+
+    public static void main(String[] args) throws IOException {
+        
+        long games = Long.parseLong(next());
+        next();
+        for (long g = 0; g < games; g++) {
+            long n = Long.parseLong(next());
+            if (n == -1) return;
+            long lo = 1, hi = n;
+            while (lo < hi) {
+                long mid = lo + (hi - lo) / 2;
+                out.println("? " + mid);
+                
+                String r = next();
+                if (r.equals("-1")) return;
+                if (r.equals("=")) { lo = hi = mid; break; }
+                if (r.equals("<")) hi = mid - 1; else lo = mid + 1;
+            }
+            out.println("! " + lo);
+            out.flush();
+        }
+        
+    }
+}

@@ -1,0 +1,48 @@
+// Go: burns CPU before the first query.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+)
+
+func main() {
+	in := bufio.NewReader(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	s := uint64(1)
+	for s != 0 {
+		s = s*6364136223846793005 + 1442695040888963407
+	}
+	var games, budget int64
+	fmt.Fscan(in, &games, &budget)
+	for g := int64(0); g < games; g++ {
+		var n int64
+		if _, err := fmt.Fscan(in, &n); err != nil || n == -1 {
+			return
+		}
+		lo, hi := int64(1), n
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			fmt.Fprintf(out, "? %d\n", mid)
+			out.Flush()
+			var r string
+			fmt.Fscan(in, &r)
+			if r == "-1" || r == "" {
+				return
+			}
+			if r == "=" {
+				lo, hi = mid, mid
+				break
+			}
+			if r == "<" {
+				hi = mid - 1
+			} else {
+				lo = mid + 1
+			}
+		}
+		fmt.Fprintf(out, "! %d\n", lo)
+		out.Flush()
+	}
+
+}
