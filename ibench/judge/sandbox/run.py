@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import stat
@@ -172,14 +173,12 @@ class Sandbox:
         self.supervisor = build_supervisor(cache_dir)
         self.isolation: Isolation = detect_isolation(isolation, str(self.supervisor))
         self.pin_cpu = pin_cpu
-        self._server: subprocess.Popen | None = None
-        self._server_owner = 0
-        self._net_epoch = 0
+        self._net_epoch = next(_EPOCHS)
 
     def new_sample(self) -> None:
-        """Runs from here on belong to a new sample: they get a network namespace of their own
-        (created once and shared by the sample's compile and cases, one at a time)."""
-        self._net_epoch += 1
+        """Runs from here on belong to a new sample: they get a network namespace and a box of
+        their own (each made once and shared by the sample's runs, one at a time)."""
+        self._net_epoch = next(_EPOCHS)
 
     def _pin(self, pid: int) -> None:
         """Give each slot's cases one CPU of their own (slot index modulo the CPUs this process
@@ -313,17 +312,20 @@ class Sandbox:
 
     def _request(self, args: list[str]) -> str:
         """Send one case to this slot's supervisor server and read its report. The server is
-        started on first use and restarted if it died (its report then says why)."""
+        started on first use and restarted if it died (its report then says why). It is one
+        per process, as the slot is: every judge of the process shares it, so the box it keeps
+        for a sample never sits in the slot's cgroups while another judge runs a case there."""
         payload = b"".join(a.encode() + b"\0" for a in args) + b"\0"
-        if self._server is not None and self._server_owner != os.getpid():
-            self._server = None  # inherited through fork: the parent's server, not ours to use
         for attempt in range(2):
-            if self._server is None or self._server.poll() is not None:
-                self._server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
-                                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-                self._server_owner = os.getpid()
-                self._pin(self._server.pid)
-            server = self._server
+            server = _SERVER.get("proc")
+            if server is None or _SERVER.get("owner") != os.getpid() or server.poll() is not None:
+                server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                _SERVER.update(proc=server, owner=os.getpid(), binary=self.supervisor.name)
+                self._pin(server.pid)
+            elif _SERVER.get("binary") != self.supervisor.name:
+                self.close()
+                continue
             assert server.stdin is not None and server.stdout is not None
             try:
                 server.stdin.write(payload)
@@ -342,13 +344,21 @@ class Sandbox:
         return "setup_error=the supervisor server died twice in a row\n"
 
     def close(self) -> None:
-        if self._server is not None:
+        """End this process's supervisor server (the next run starts a new one)."""
+        server = _SERVER.pop("proc", None)
+        if server is not None and _SERVER.get("owner") == os.getpid():
             try:
-                self._server.kill()
-                self._server.wait(timeout=5)
+                server.kill()
+                server.wait(timeout=5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
-            self._server = None
+        _SERVER.clear()
+
+
+# The slot's supervisor server: one per process (a forked child starts its own), and a sample
+# counter that is unique in the process, so two judges never share a sample's namespaces.
+_SERVER: dict = {}
+_EPOCHS = itertools.count(1)
 
 
 def _abs(path: str | Path) -> str:

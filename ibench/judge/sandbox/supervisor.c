@@ -48,6 +48,10 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
@@ -114,6 +118,9 @@ static void die(const char *what) {
     exit(2);
 }
 
+static void kill_cgroup_but(const char *dir, pid_t keep);
+static void kill_cgroup(const char *dir) { kill_cgroup_but(dir, 0); }
+
 static long now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -160,18 +167,23 @@ static long long read_key(const char *dir, const char *name, const char *key) {
     return -1;
 }
 
-/* Kill every process listed in a cgroup until it is empty (a fork bomb keeps adding some). */
-static void kill_cgroup(const char *dir) {
+/* Kill every process listed in a cgroup but `keep` until none is left (a fork bomb keeps
+ * adding some). */
+static void kill_cgroup_but(const char *dir, pid_t keep) {
     if (!dir) return;
     for (int round = 0; round < 200; round++) {
         char buf[65536];
         if (read_file(dir, "cgroup.procs", buf, sizeof buf) < 0) return;
-        if (!buf[0]) return;
+        int others = 0;
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
-            if (pid > 0) kill((pid_t)pid, SIGKILL);
+            if (pid > 0 && pid != keep) {
+                kill((pid_t)pid, SIGKILL);
+                others++;
+            }
             while (*p == '\n') p++;
         }
+        if (!others) return;
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);  /* bounded retry while the kernel tears the group down */
     }
@@ -519,7 +531,9 @@ static void on_box_kill(int sig) {
     }
 }
 
-static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+/* Everything a box's init does before its first solver: the SIGUSR1 handler, the user
+ * namespace's id maps, the slot's cgroups, the filesystem. */
+static void box_setup(int errpipe) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_box_kill;  /* no SA_RESTART: it interrupts the wait below */
@@ -539,7 +553,10 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
     build_box(errpipe);
     sethostname("ibench", 6);
     prctl(PR_SET_DUMPABLE, 0);  /* the solver shares the init's uid without root: no /proc/1/mem */
+}
 
+static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+    box_setup(errpipe);
     pid_t pid = fork();
     if (pid < 0) child_fail(errpipe, "fork solver in box");
     if (pid == 0) {
@@ -581,6 +598,222 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
         export_file(dirfd, export_fd);
     }
     _exit(0);
+}
+
+/* ---- a box that serves every case of a sample ----
+ * Building a box costs more than many a case, so a server keeps one per sample: its init (the
+ * "zygote") receives each case's descriptors over a socket, forks the solver, reports it, then
+ * kills whatever is left in the box, removes every SysV object and replaces the working dir and
+ * /tmp with fresh tmpfs instances before it reports: each case starts in a box as clean as a
+ * new one. A new sample, or any other request, gets a new box. */
+struct zygote {
+    pid_t pid;
+    int sock;      /* cases: SCM_RIGHTS of stdin, stdout, stderr, error pipe */
+    int rec;       /* records, one per case */
+    uint64_t key;  /* what the box was built for */
+};
+static struct zygote zy = {0, -1, -1, 0};
+
+static uint64_t fnv(uint64_t h, const char *str) {
+    for (const unsigned char *c = (const unsigned char *)(str ? str : "\1"); *c; c++) h = (h ^ *c) * 1099511628211ULL;
+    return (h ^ 0xff) * 1099511628211ULL;
+}
+
+/* Everything that shapes the box or the solver: a request that differs gets a new box. */
+static uint64_t box_key(void) {
+    char num[256];
+    uint64_t h = 1469598103934665603ULL;
+    h = fnv(h, opt.solver);
+    h = fnv(h, opt.solver_dir);
+    h = fnv(h, opt.argv0);
+    h = fnv(h, opt.workdir);
+    for (int i = 0; i < opt.n_solver_args; i++) h = fnv(h, opt.solver_args[i]);
+    h = fnv(h, "--env");
+    for (int i = 0; i < opt.n_solver_env; i++) h = fnv(h, opt.solver_env[i]);
+    h = fnv(h, "--bind");
+    for (int i = 0; i < opt.n_bind; i++) { h = fnv(h, opt.bind_src[i]); h = fnv(h, opt.bind_dst[i]); }
+    snprintf(num, sizeof num, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %d %ld", opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc,
+             opt.as_kb, opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns, (long)getpid());
+    h = fnv(h, num);
+    const char *cgs[] = {opt.cg_mem, opt.cg_pids, opt.cg_cpu, opt.cg_v2};
+    for (int i = 0; i < 4; i++) h = fnv(h, cgs[i]);
+    return h;
+}
+
+static int zygote_usable(void) {
+    if (!server_mode || !opt.box || opt.export_name || opt.net_epoch < 0) return 0;
+    /* its writable tmpfs are replaced per case: nothing may be bound below them */
+    size_t wl = strlen(opt.workdir);
+    for (int i = 0; i < opt.n_bind; i++)
+        if (strncmp(opt.bind_dst[i], "/tmp/", 5) == 0 || (strncmp(opt.bind_dst[i], opt.workdir, wl) == 0 &&
+                                                           opt.bind_dst[i][wl] == '/'))
+            return 0;
+    return 1;
+}
+
+static void zygote_drop(void) {
+    if (zy.pid > 0) {
+        kill(zy.pid, SIGKILL);
+        while (waitpid(zy.pid, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    if (zy.sock >= 0) close(zy.sock);
+    if (zy.rec >= 0) close(zy.rec);
+    zy = (struct zygote){0, -1, -1, 0};
+}
+
+static int send_fds(int sock, const int *fds, int n) {
+    char data = 'c';
+    struct iovec iov = {&data, 1};
+    union { struct cmsghdr h; char buf[CMSG_SPACE(8 * sizeof(int))]; } u;
+    memset(&u, 0, sizeof u);
+    struct msghdr m = {0};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = u.buf;
+    m.msg_controllen = CMSG_SPACE((size_t)n * sizeof(int));
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, (size_t)n * sizeof(int));
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+static int recv_fds(int sock, int *fds, int n) {
+    char data;
+    struct iovec iov = {&data, 1};
+    union { struct cmsghdr h; char buf[CMSG_SPACE(8 * sizeof(int))]; } u;
+    struct msghdr m = {0};
+    m.msg_iov = &iov;
+    m.msg_iovlen = 1;
+    m.msg_control = u.buf;
+    m.msg_controllen = sizeof u.buf;
+    ssize_t r;
+    while ((r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
+    if (r <= 0) return -1;
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+    if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN((size_t)n * sizeof(int))) return -1;
+    memcpy(fds, CMSG_DATA(c), (size_t)n * sizeof(int));
+    return 0;
+}
+
+/* Every SysV object in the box's IPC namespace, removed (a segment left behind would stay
+ * charged to the slot's memory cgroup). */
+static void sweep_ipc(void) {
+    struct shm_info si;
+    int max = shmctl(0, SHM_INFO, (struct shmid_ds *)(void *)&si);
+    for (int i = 0; i <= max; i++) {
+        struct shmid_ds ds;
+        int id = shmctl(i, SHM_STAT, &ds);
+        if (id >= 0) shmctl(id, IPC_RMID, NULL);
+    }
+    struct msginfo mi;
+    max = msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&mi);
+    for (int i = 0; i <= max; i++) {
+        struct msqid_ds ds;
+        int id = msgctl(i, MSG_STAT, &ds);
+        if (id >= 0) msgctl(id, IPC_RMID, NULL);
+    }
+    struct seminfo sm;
+    max = semctl(0, 0, SEM_INFO, &sm);
+    for (int i = 0; i <= max; i++) {
+        struct semid_ds ds;
+        int id = semctl(i, 0, SEM_STAT, &ds);
+        if (id >= 0) semctl(id, 0, IPC_RMID);
+    }
+}
+
+static int fresh_tmpfs(const char *path, const char *opts) {
+    if (umount2(path, MNT_DETACH) < 0) return -1;
+    return mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts);
+}
+
+static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
+    /* no descriptor of the supervisor's but these: a copy of a case's pipe held here would hide
+     * the solver's end of output from the interactor */
+    for (int fd = 0; fd < 1024; fd++)
+        if (fd != sock && fd != record_fd && fd != exe_fd && fd != errpipe) close(fd);
+    box_setup(errpipe);
+    close(errpipe);  /* each case brings its own */
+    for (int i = 0; i < 3; i++) open("/dev/null", O_RDWR);  /* received descriptors land above 2 */
+    char tmp_opts[128], work_opts[128];
+    long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
+    snprintf(tmp_opts, sizeof tmp_opts, "size=%ldk,mode=1777", opt.box_kb);
+    snprintf(work_opts, sizeof work_opts, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
+    for (;;) {
+        int fds[4];
+        if (recv_fds(sock, fds, 4) < 0) _exit(0);  /* the server moved on */
+        box_kill_requested = 0;
+        pid_t pid = fork();
+        if (pid < 0) _exit(125);
+        if (pid == 0) {
+            signal(SIGUSR1, SIG_DFL);
+            setpgid(0, 0);
+            exec_solver(fds[0], fds[1], fds[2], exe_fd, fds[3]);
+        }
+        box_solver = pid;
+        if (box_kill_requested) kill(pid, SIGKILL);
+        for (int i = 0; i < 4; i++) close(fds[i]);
+        struct box_record rec = {0};
+        for (;;) {
+            int st;
+            struct rusage ru;
+            pid_t p = wait4(-1, &st, 0, &ru);
+            if (p < 0 && errno == EINTR) continue;
+            if (p < 0) _exit(126);
+            if (p == pid) {
+                rec.status = st;
+                rec.ru = ru;
+                struct timespec ts;
+                clock_gettime(CLOCK_MONOTONIC, &ts);
+                rec.end_us = ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
+                break;
+            }
+        }
+        box_solver = 0;
+        /* a box as clean as a new one before the record says the case is over */
+        if (getpid() == 1) kill(-1, SIGKILL);
+        while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
+        sweep_ipc();
+        if (chdir("/") < 0 || fresh_tmpfs("/tmp", tmp_opts) < 0 || fresh_tmpfs(opt.workdir, work_opts) < 0 ||
+            chdir(opt.workdir) < 0)
+            _exit(124);  /* no clean box for the next case: the server builds a new one */
+        (void)!write(record_fd, &rec, sizeof rec);
+    }
+}
+
+/* The case's solver in this sample's box: built (once) if needed, then handed the case. */
+static pid_t zygote_case(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe) {
+    uint64_t key = box_key();
+    if (zy.pid > 0 && (zy.key != key || waitpid(zy.pid, NULL, WNOHANG) == zy.pid)) {
+        if (zy.key == key) zy.pid = 0;  /* it died (another judge of this slot cleared it): reaped */
+        zygote_drop();
+    }
+    for (int attempt = 0;; attempt++) {
+    if (zy.pid <= 0) {
+        int sv[2], rp[2];
+        if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) die("socketpair");
+        if (pipe2(rp, O_CLOEXEC) < 0) die("pipe");
+        fcntl(rp[0], F_SETFL, O_NONBLOCK);
+        long flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD;
+        if (opt.net_epoch != server_net_epoch) flags |= CLONE_NEWNET;
+        if (opt.userns) flags |= CLONE_NEWUSER;
+        pid_t pid = (pid_t)syscall(SYS_clone, flags, NULL, NULL, NULL, NULL);
+        if (pid < 0) die("clone box");
+        if (pid == 0) {
+            setpgid(0, 0);
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            box_zygote(sv[1], rp[1], exe_fd, errpipe);
+        }
+        close(sv[1]);
+        close(rp[1]);
+        zy = (struct zygote){pid, sv[0], rp[0], key};
+    }
+    int fds[4] = {in_fd, out_fd, err_fd, errpipe};
+    if (send_fds(zy.sock, fds, 4) == 0) return zy.pid;
+    if (attempt > 0) die("hand the case to the box");
+    zygote_drop();  /* gone since its last case: a new one */
+    }
 }
 
 static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
@@ -793,6 +1026,16 @@ static int poll_record(struct proc *s) {
     return s->rec_ready;
 }
 
+/* The solver's end, from its init's record (once read, the record is the only witness). */
+static void take_record(struct proc *s, int *first) {
+    if (s->done || !poll_record(s)) return;
+    s->done = 1;
+    s->status = s->rec_status;
+    s->ru = s->rec_ru;
+    s->end_us = s->rec_end_us > 0 ? s->rec_end_us : now_us();
+    if (!*first) *first = 1;
+}
+
 /* Had the solver begun to exit (or ended)? In a box its init's record says so for certain. */
 static int solver_exiting(struct proc *s) {
     if (!opt.box) return proc_exiting(s->pid);
@@ -979,6 +1222,9 @@ static int run_case(int argc, char **argv) {
         while (waitpid(pending_init, NULL, 0) < 0 && errno == EINTR) {}
         pending_init = 0;
     }
+    /* Nothing but this server's own box may be in the slot's cgroups when the counters start:
+     * another judge of the same process shares the slot (and may have left its box there). */
+    if (opt.cg_pids || opt.cg_v2) kill_cgroup_but(opt.cg_pids ? opt.cg_pids : opt.cg_v2, zy.pid);
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
     if (opt.cg_mem) {
@@ -1020,7 +1266,9 @@ static int run_case(int argc, char **argv) {
     if (exe_fd < 0) die("open solver");
     int errpipe[2], recpipe[2] = {-1, -1};
     if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
-    if (opt.box && pipe2(recpipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
+    int use_zy = zygote_usable();
+    if (!use_zy && zy.pid > 0) zygote_drop();
+    if (opt.box && !use_zy && pipe2(recpipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
     record_fd = recpipe[0];
     /* The export target is created here, by the judge's side, and never opened through a link. */
     int export_fd = -1;
@@ -1048,7 +1296,8 @@ static int run_case(int argc, char **argv) {
         /* Interactor first: it logs its query limit before its first read, and the solver's
          * first write then finds a reader. */
         itr.pid = spawn_interactor(to_inter[0], to_solver[1], i_err, case_fd, errpipe[1]);
-        sol.pid = spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
+        sol.pid = use_zy ? zygote_case(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1])
+                         : spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(to_inter[0]); close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
         close(i_err);
         if (case_fd >= 0) close(case_fd);
@@ -1057,12 +1306,14 @@ static int run_case(int argc, char **argv) {
         int out = open(opt.solver_stdout ? opt.solver_stdout : "/dev/null",
                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (in < 0 || out < 0) die("open batch stdin/stdout");
-        sol.pid = spawn_solver(in, out, s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
+        sol.pid = use_zy ? zygote_case(in, out, s_err, exe_fd, errpipe[1])
+                         : spawn_solver(in, out, s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(in); close(out);
     }
     close(s_err);
     close(errpipe[1]);
     if (recpipe[1] >= 0) close(recpipe[1]);
+    if (use_zy) record_fd = zy.rec;
 
     struct itimerspec its = {{0, 0}, {0, 0}};
     its.it_value.tv_sec = deadline / 1000000;
@@ -1087,13 +1338,7 @@ static int run_case(int argc, char **argv) {
             if (errno == EINTR) continue;
             die("poll");
         }
-        if ((pf[2].revents & (POLLIN | POLLHUP)) && !sol.done && poll_record(&sol)) {
-            sol.done = 1;
-            sol.status = sol.rec_status;
-            sol.ru = sol.rec_ru;
-            sol.end_us = sol.rec_end_us > 0 ? sol.rec_end_us : now_us();
-            if (!first) first = 1;
-        }
+        if ((pf[2].revents & (POLLIN | POLLHUP)) && !sol.done) take_record(&sol, &first);
         if (pf[0].revents & POLLIN) {
             struct signalfd_siginfo si;
             while (read(sfd, &si, sizeof si) > 0) {}
@@ -1131,7 +1376,11 @@ static int run_case(int argc, char **argv) {
                               (long long)sol.rec_ru.ru_stime.tv_sec * 1000000 + sol.rec_ru.ru_stime.tv_usec
                         : solver_cpu_now_us(solver_pid(&sol));
                     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-                    if (sol.killed) {
+                    /* A record read just now: the solver ended on its own, nothing to stop (its
+                     * record is consumed, so it must count as the solver's end here). */
+                    if (sol.rec_ready) take_record(&sol, &first);
+                    if (sol.done) {
+                    } else if (sol.killed) {
                         /* already being ended by the wall-clock cap */
                     } else if (code == 0 || code == 7) {
                         /* Accepted: the solver gets a short grace to exit on its own. */
@@ -1198,10 +1447,18 @@ static int run_case(int argc, char **argv) {
     /* Whatever the solver left behind (forked children, a process that changed its group)
      * dies with the case. A box's init still exiting is left to end on its own: it has already
      * killed everything in its box, and the next case reaps it first. */
-    if (opt.box && !init_reaped) pending_init = sol.pid;
-    else kill_group(sol.pid);
+    if (use_zy) {
+        if (init_reaped) {  /* the sample's box died: the next case builds a new one */
+            zy.pid = 0;
+            zygote_drop();
+        }
+    } else if (opt.box && !init_reaped) {
+        pending_init = sol.pid;
+    } else {
+        kill_group(sol.pid);
+    }
     if (itr.pid) kill_group(itr.pid);
-    if (!pending_init) {
+    if (!pending_init && zy.pid <= 0) {
         kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
         kill_cgroup(opt.cg_mem);
     }
@@ -1216,13 +1473,13 @@ static int run_case(int argc, char **argv) {
             int others = 0;
             for (char *p = buf; *p;) {
                 long pid = strtol(p, &p, 10);
-                if (pid > 0 && pid != pending_init) {
+                if (pid > 0 && pid != pending_init && pid != zy.pid) {
                     kill((pid_t)pid, SIGKILL);
                     others++;
                 }
                 while (*p == ' ' || *p == '\n') p++;
             }
-            if (!others) n = 0;  /* only the exiting init: not waited for here */
+            if (!others) n = 0;  /* only a box's init (exiting, or kept for the next case) */
         }
         pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
         if (p > 0 && p == pending_init) pending_init = 0;
@@ -1242,6 +1499,7 @@ static int run_case(int argc, char **argv) {
     if (export_fd >= 0) close(export_fd);
     if (recpipe[0] >= 0) close(recpipe[0]);
     record_fd = -1;
+    (void)use_zy;
 
     char errbuf[512];
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
