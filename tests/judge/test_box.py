@@ -155,6 +155,20 @@ int main() {
 }
 """
 
+# Run before an honest game in every case: finds whatever an earlier case of the same sample
+# left, then leaves the same.
+STATE_EACH_CASE = PROBE_HEAD + r"""
+static void leave_state() {
+    report("shm-leftover", shmget(0x1be7c500, 0, 0) >= 0);
+    report("tmp-leftover", can_open("/tmp/ibench-case"));
+    report("cwd-leftover", can_open("ibench-case"));
+    int id = shmget(0x1be7c500, 8 << 20, IPC_CREAT | 0666);
+    if (id >= 0) { char* p = (char*)shmat(id, nullptr, 0); if (p != (char*)-1) { memset(p, 1, 8 << 20); shmdt(p); } }
+    for (const char* f : {"/tmp/ibench-case", "ibench-case"}) { FILE* o = fopen(f, "w"); if (o) { fputs("x", o); fclose(o); } }
+    if (fork() == 0) { setsid(); for (;;) pause(); }  // a daemon that would outlive the case
+}
+"""
+
 # Compile time: the assembler embeds the bytes of any file it can read.
 INCBIN = (r'#include <bits/stdc++.h>' '\n'
           r'__asm__(".section .rodata\n.global leaked\nleaked:\n.incbin \"@PATH@\"\n.byte 0\n.text\n");' '\n'
@@ -231,6 +245,9 @@ def write_solutions(task, repo: Path, cache: str, runtime: str, out: Path) -> di
         "honest_after_state.cpp": solver("/* after state */"),
         "state2.cpp": PROBE_STATE.replace("int main() {", "int main() { /* second run */"),
         "honest.py": PY_OK,
+        # every case of one sample: the box serves them all, and must be as new for each
+        "state_every_case.cpp": solver("/* state */").replace(
+            "int main() {", STATE_EACH_CASE + "int main() { leave_state();"),
     }
     out.mkdir(parents=True, exist_ok=True)
     paths = {}
@@ -348,6 +365,9 @@ def test_no_state_outlives_a_case(box_run):
                 "keyring"} <= helds(rows[name]), rows[name]
     assert rows["honest_after_state.cpp"]["verdict"] == "OK", rows["honest_after_state.cpp"]
     assert not Path("/run/lock/ibench-x").exists()
+    every = rows["state_every_case.cpp"]
+    assert every["verdict"] == "OK" and len(every["stderr"]) == 6, every  # all six cases ran
+    assert not leaks(every), leaks(every)
 
 
 def test_python_runs_in_the_box(box_run):

@@ -73,7 +73,9 @@ class CppExecutor:
             if self.settings.precompiled_header:
                 header = _stdcpp_header(self.compiler, self.flags)
                 if header is not None:
-                    self._pch_dir = self._build_pch(header, "bits/stdc++.h")
+                    # The header sits beside its .gch: a program that includes it a second
+                    # time re-reads it from where GCC found the first (g++ alone compiles that).
+                    self._pch_dir = self._build_pch(header, "bits/stdc++.h", keep_header=True)
         return self._pch_dir  # type: ignore[return-value]
 
     def testlib_pch_dir(self, testlib_dir: Path) -> Path | None:
@@ -90,7 +92,7 @@ class CppExecutor:
         """Precompile ``header`` as ``<dir>/<name>.gch`` under a file lock; returns ``<dir>``.
         With ``keep_header`` the header itself sits beside it, so the include still resolves
         there if GCC rejects the .gch."""
-        key = content_key(self.identity, " ".join(self.flags), name, header.read_bytes())[:20]
+        key = content_key(self.identity, " ".join(self.flags), name, header.read_bytes(), "header-beside-v2")[:20]
         root = runtime_dir() / "pch"
         base = root / key
         gch = base / f"{name}.gch"
@@ -162,7 +164,7 @@ class CppExecutor:
         pch = self.pch_dir()
         # The sandbox is part of the key: a binary built where the compiler could read more (no
         # box) is never reused by a judge that has one.
-        key = content_key("untrusted-box-v1", self.sandbox.label, self.identity,
+        key = content_key("untrusted-box-v2", self.sandbox.label, self.identity,
                           " ".join(self.flags + self.link_flags), source,
                           *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs), str(pch is not None))
         binary, meta = self.cache.lookup(key)
