@@ -44,6 +44,10 @@ STD_PACKAGES = (
 # judge.max_processes; GOMAXPROCS=1 keeps them few and the CPU time independent of the host.
 RUNTIME_THREADS = 8
 RUN_ENV = ("GOMAXPROCS=1", "GOTRACEBACK=single")
+# Without a memory cgroup the address-space rlimit is the hard cap, and the runtime reserves far
+# more than it touches at start (its page-allocator summaries: a program under limit + 64 MB dies
+# in mallocinit), so the cap is limit + this; the peak-RSS check still holds the limit itself.
+ADDRESS_SPACE_EXTRA_KB = 1536 * 1024
 # Without a memory cgroup, an allocation past the address-space cap ends the program this way.
 OOM_MARKERS = ("fatal error: runtime: out of memory", "runtime: out of memory: cannot allocate")
 # The toolchain's environment for the std build and in the box: nothing from the judge's own.
@@ -140,7 +144,8 @@ class GoExecutor:
         work = self.sandbox.private_dir()
         out, err = work / "selftest.out", work / "selftest.stderr"
         r = self.sandbox.run(RunRequest(solver=prog.binary, stdout=out, cpu_ms=10000, mem_kb=256 * 1024, wall_ms=30000,
-                                        solver_env=list(RUN_ENV), nproc=self.settings.max_processes + RUNTIME_THREADS),
+                                        solver_env=list(RUN_ENV), nproc=self.settings.max_processes + RUNTIME_THREADS,
+                                        address_space_kb=prog.address_space_kb(256 * 1024)),
                              solver_stderr=err)
         if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
             raise RuntimeError(f"judge.go: a {self.version} program does not run in the sandbox "
@@ -148,7 +153,7 @@ class GoExecutor:
 
     def _program(self, binary: Path | None, info: CompileInfo) -> Program:
         return Program(binary, info, time_factor=self.time_factor, runtime_threads=RUNTIME_THREADS,
-                       oom_markers=OOM_MARKERS, env=RUN_ENV)
+                       address_space=(1.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=OOM_MARKERS, env=RUN_ENV)
 
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
         raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "

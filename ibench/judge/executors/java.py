@@ -43,6 +43,9 @@ STACK_MARKER = 'Exception in thread "main" java.lang.StackOverflowError'
 # no perf-data file, VM messages (the OOM line) to stderr, never to the interactor's pipe.
 RUN_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr",
              "-XX:+ExitOnOutOfMemoryError", "-Xmx{mem_kb}k", "-Xss{mem_kb}k", "-Xshare:auto",
+             # the JVM's own log lines (a thread it could not start, ...) go to stdout by
+             # default, which is the interactor's pipe: warnings and errors to stderr instead
+             "-Xlog:disable", "-Xlog:all=warning:stderr",
              # an uncaught exception's trace short enough that its first line (STACK_MARKER)
              # stays in the stderr tail the verdict reads
              "-XX:MaxJavaStackTraceDepth=24")
@@ -237,7 +240,7 @@ class JavaExecutor:
         if extra_sources:
             return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
                                                                       "it takes C++ solutions only", self.version))
-        key = content_key("java-box-v1", self.sandbox.label, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
+        key = content_key("java-box-v2", self.sandbox.label, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
                           HELPER, source)
         jar, meta = self.cache.lookup(key)
         if meta is not None:
