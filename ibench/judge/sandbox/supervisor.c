@@ -555,22 +555,8 @@ static void box_setup(int errpipe) {
     prctl(PR_SET_DUMPABLE, 0);  /* the solver shares the init's uid without root: no /proc/1/mem */
 }
 
-static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
-    box_setup(errpipe);
-    pid_t pid = fork();
-    if (pid < 0) child_fail(errpipe, "fork solver in box");
-    if (pid == 0) {
-        signal(SIGUSR1, SIG_DFL);
-        setpgid(0, 0);
-        exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
-    }
-    box_solver = pid;
-    if (box_kill_requested) kill(pid, SIGKILL);
-    /* Keep only the record pipe, the export descriptor and the working dir: a copy of the
-     * solver's pipes held here would hide the solver's end of output from the interactor. */
-    int dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    for (int fd = 0; fd < 1024; fd++)
-        if (fd != record_fd && fd != export_fd && fd != dirfd) close(fd);
+/* Wait for the box's solver (reaping whatever else ends meanwhile) and record how it ended. */
+static struct box_record reap_solver(pid_t pid) {
     struct box_record rec = {0};
     for (;;) {
         int st;
@@ -588,6 +574,26 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
         }
     }
     box_solver = 0;
+    return rec;
+}
+
+static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe, int record_fd, int export_fd) {
+    box_setup(errpipe);
+    pid_t pid = fork();
+    if (pid < 0) child_fail(errpipe, "fork solver in box");
+    if (pid == 0) {
+        signal(SIGUSR1, SIG_DFL);
+        setpgid(0, 0);
+        exec_solver(in_fd, out_fd, err_fd, exe_fd, errpipe);
+    }
+    box_solver = pid;
+    if (box_kill_requested) kill(pid, SIGKILL);
+    /* Keep only the record pipe, the export descriptor and the working dir: a copy of the
+     * solver's pipes held here would hide the solver's end of output from the interactor. */
+    int dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    for (int fd = 0; fd < 1024; fd++)
+        if (fd != record_fd && fd != export_fd && fd != dirfd) close(fd);
+    struct box_record rec = reap_solver(pid);
     /* At once: the supervisor may be deciding right now whether the solver had ended. */
     (void)!write(record_fd, &rec, sizeof rec);
     /* Whatever the solver left running in the box. Only ever as PID 1 of the box's own PID
@@ -754,23 +760,7 @@ static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
         box_solver = pid;
         if (box_kill_requested) kill(pid, SIGKILL);
         for (int i = 0; i < 4; i++) close(fds[i]);
-        struct box_record rec = {0};
-        for (;;) {
-            int st;
-            struct rusage ru;
-            pid_t p = wait4(-1, &st, 0, &ru);
-            if (p < 0 && errno == EINTR) continue;
-            if (p < 0) _exit(126);
-            if (p == pid) {
-                rec.status = st;
-                rec.ru = ru;
-                struct timespec ts;
-                clock_gettime(CLOCK_MONOTONIC, &ts);
-                rec.end_us = ts.tv_sec * 1000000L + ts.tv_nsec / 1000;
-                break;
-            }
-        }
-        box_solver = 0;
+        struct box_record rec = reap_solver(pid);
         /* a box as clean as a new one before the record says the case is over */
         if (getpid() == 1) kill(-1, SIGKILL);
         while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
