@@ -211,7 +211,7 @@ def test_cli_json_and_exit_codes(guess_task, tmp_path):
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["verdict"] == "WA" and d["score"] is None and d["sandbox"]
-    assert set(d["compile"]) == {"ok", "ms", "cached"}
+    assert set(d["compile"]) == {"ok", "ms", "cached", "toolchain"}
     assert set(d["cases"][0]) == {"case", "verdict", "cpu_ms", "wall_ms", "peak_kb", "queries", "query_limit",
                                   "solver_exit", "interactor_exit", "message"}
     r = _cli(str(guess_task.root), str(sol), "--all-cases", "--json")

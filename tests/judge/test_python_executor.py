@@ -87,7 +87,9 @@ print("!", found if found else 2, flush=True)
 def test_language_from_extension():
     assert language_of(Path("a.py")) == "python"
     assert language_of(Path("a.cc")) == "cpp"
-    assert language_of(Path("a.java")) is None
+    assert language_of(Path("a.java")) == "java"
+    assert language_of(Path("a.go")) == "go"
+    assert language_of(Path("a.rs")) is None
 
 
 def test_cli_judges_python_and_rejects_unknown_language(guess_task, tmp_path):
@@ -97,11 +99,11 @@ def test_cli_judges_python_and_rejects_unknown_language(guess_task, tmp_path):
                        capture_output=True, text=True, timeout=300)
     assert p.returncode == 0, p.stderr
     assert json.loads(p.stdout)["verdict"] == "OK"
-    java = tmp_path / "Sol.java"
-    java.write_text("class Sol {}")
-    p = subprocess.run([sys.executable, "-m", "ibench.judge", str(guess_task.root), str(java)],
+    rust = tmp_path / "sol.rs"
+    rust.write_text("fn main() {}")
+    p = subprocess.run([sys.executable, "-m", "ibench.judge", str(guess_task.root), str(rust)],
                        capture_output=True, text=True, timeout=300)
-    assert p.returncode == 2 and "Sol.java" in p.stderr and "python (.py)" in p.stderr, p.stderr
+    assert p.returncode == 2 and "sol.rs" in p.stderr and "python (.py)" in p.stderr, p.stderr
 
 
 @pytest.mark.parametrize("name", ["ok", "mle", "re_exit_code", "idle_no_flush", "ce_syntax"])

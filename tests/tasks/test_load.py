@@ -460,9 +460,9 @@ def test_no_tests_at_all_is_reported_once(tmp_path):
 
 def test_a_solution_in_a_language_the_judge_does_not_run_is_left_out(tmp_path):
     root = make_interactive(tmp_path / "t")
-    write(root / "solutions" / "Main.java", "class Main {}\n")
-    edit_json(root / "solutions" / "expected.json", **{"Main.java": {"expected": "OK"}})
+    write(root / "solutions" / "main.rs", "fn main() {}\n")
+    edit_json(root / "solutions" / "expected.json", **{"main.rs": {"expected": "OK"}})
     report = inspect_task(root)
     assert report.problems == []
-    assert "Main.java" not in {s.path.name for s in report.task.solutions}
-    assert any(w.field == "Main.java" and "left out" in w.message for w in report.warnings)
+    assert "main.rs" not in {s.path.name for s in report.task.solutions}
+    assert any(w.field == "main.rs" and "left out" in w.message for w in report.warnings)
