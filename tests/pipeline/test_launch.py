@@ -242,11 +242,11 @@ def test_cli_bad_settings_fail_before_anything_starts(tmp_path):
     generation: a typo must not surface as a judge error on every sample."""
     out = tmp_path / "bad"
     proc = subprocess.run(
-        [sys.executable, "-m", "ibench.launch", "judge.isolation=bogus", "bench.language=java", "judge.grace_ms=-5",
+        [sys.executable, "-m", "ibench.launch", "judge.isolation=bogus", "bench.language=rust", "judge.grace_ms=-5",
          f"hydra.run.dir={out}", "wandb.mode=disabled"],
         cwd=REPO, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr[-3000:]
-    for field in ("judge.isolation: 'bogus'", "bench.language: language 'java'", "judge.grace_ms: -5"):
+    for field in ("judge.isolation: 'bogus'", "bench.language: language 'rust'", "judge.grace_ms: -5"):
         assert field in proc.stderr
     assert "Traceback" not in proc.stderr and not (out / "results").exists()
     proc = subprocess.run([sys.executable, "-m", "ibench.launch", f"bench.tasks_dir={tmp_path / 'none'}",
