@@ -18,7 +18,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 
-HAVE_VLLM = importlib.util.find_spec("vllm") is not None
+# A real vllm package (with an __init__ of its own): with tests/ on sys.path this folder itself
+# would otherwise pass for a namespace package called vllm.
+_SPEC = importlib.util.find_spec("vllm")
+HAVE_VLLM = _SPEC is not None and _SPEC.origin is not None and not str(_SPEC.origin).startswith(str(HERE))
 SKIP_REASON = ("vllm is not installed in this environment: the real-engine lane runs in its own venv "
                "(.ci/run creates .venv-vllm; see docs/LAUNCH.md)")
 
