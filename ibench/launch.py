@@ -223,6 +223,13 @@ def banner_note(backend: Backend, tasks: list, sampling: SamplingSettings) -> st
             f"sampling.n={sampling.n} is ignored (model.repeat_to_n=true cycles them to n)")
 
 
+def prompts_too_long(verdicts: Any) -> int:
+    """Samples of a verdicts table that failed because their prompt did not fit the context."""
+    if verdicts is None or "message" not in getattr(verdicts, "columns", []):
+        return 0
+    return int(verdicts["message"].str.contains("generation failed: prompt too long", literal=True).sum())
+
+
 def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: list[str] | None = None,
         checked: Any = None) -> RunSummary:
     """Evaluate ``cfg.model`` on ``cfg.bench``; results land in ``run_dir``.
@@ -306,6 +313,10 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         verdicts = store.table("verdicts")
         verdicts = verdicts.filter(verdicts["judge_key"] == pipeline.keys.judge_key)
         summary.warnings += [f"node {n} judged in a different sandbox: {d}" for n, d in sandbox_mismatches(verdicts).items()]
+        too_long = prompts_too_long(verdicts)
+        if too_long:  # failed samples that are the setup's doing, not the model's
+            summary.warnings.append(f"{too_long} sample(s) failed before generating: the prompt is longer than the "
+                                    "model's context window (raise max_model_len, or leave those tasks out)")
         summary.meta = {"reasoning": bool(cfg.model.get("reasoning", False)), "sampling": sampling.name,
                         "gen_key": pipeline.keys.gen_key, "judge_key": pipeline.keys.judge_key,
                         "run_dir": str(run_dir), "generated": plan.n_generate,

@@ -6,6 +6,7 @@ unaffected."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -59,3 +60,5 @@ def test_launch_tiny_cpu_records_every_sample_once(tiny_model, tmp_path):
     assert by_task == {SHORT: ["CE"] * N, LONG: ["CE"] * N}  # random text: no program
     long_messages = verdicts.filter(pl.col("task_id") == LONG)["message"]
     assert all("generation failed: prompt too long" in m for m in long_messages)
+    summary = json.loads((results.parent / "summary.json").read_text())
+    assert any(w.startswith(f"{N} sample(s) failed before generating: the prompt is longer") for w in summary["warnings"])
