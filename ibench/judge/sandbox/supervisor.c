@@ -638,8 +638,8 @@ static uint64_t box_key(void) {
     for (int i = 0; i < opt.n_solver_env; i++) h = fnv(h, opt.solver_env[i]);
     h = fnv(h, "--bind");
     for (int i = 0; i < opt.n_bind; i++) { h = fnv(h, opt.bind_src[i]); h = fnv(h, opt.bind_dst[i]); }
-    snprintf(num, sizeof num, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %d %ld", opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc,
-             opt.as_kb, opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns, (long)getpid());
+    snprintf(num, sizeof num, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %d", opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc,
+             opt.as_kb, opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns);
     h = fnv(h, num);
     const char *cgs[] = {opt.cg_mem, opt.cg_pids, opt.cg_cpu, opt.cg_v2};
     for (int i = 0; i < 4; i++) h = fnv(h, cgs[i]);
@@ -1489,7 +1489,6 @@ static int run_case(int argc, char **argv) {
     if (export_fd >= 0) close(export_fd);
     if (recpipe[0] >= 0) close(recpipe[0]);
     record_fd = -1;
-    (void)use_zy;
 
     char errbuf[512];
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
