@@ -107,9 +107,6 @@ static int server_mode;
 /* A server keeps the network namespace of the current epoch as its own, so a case need not
  * create one (the most expensive namespace to make): -1 none yet. */
 static long server_net_epoch = -1;
-/* A server does not wait for a box's init to finish exiting (tearing its namespaces down takes
- * longer than many a case): the next case reaps it before it starts. */
-static pid_t pending_init;
 
 static void die(const char *what) {
     printf("setup_error=%s: %s\n", what, strerror(errno));
@@ -1207,11 +1204,6 @@ static int run_case(int argc, char **argv) {
     }
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
 
-    /* The last case's box must be gone before this case's counters start. */
-    if (pending_init > 0) {
-        while (waitpid(pending_init, NULL, 0) < 0 && errno == EINTR) {}
-        pending_init = 0;
-    }
     /* Nothing but this server's own box may be in the slot's cgroups when the counters start:
      * another judge of the same process shares the slot (and may have left its box there). */
     if (opt.cg_pids || opt.cg_v2) kill_cgroup_but(opt.cg_pids ? opt.cg_pids : opt.cg_v2, zy.pid);
@@ -1317,10 +1309,10 @@ static int run_case(int argc, char **argv) {
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
 
-    /* In a box the solver has ended when its init's record arrives; the init itself is waited
-     * for only when it still has work (an export), or when no later case will reap it. */
+    /* In a box the solver has ended when its init's record arrives; a one-case box's init is
+     * still waited for (it may have an export to finish), a sample's box is kept. */
     int init_reaped = 0;
-    int wait_for_init = opt.box && (export_fd >= 0 || !server_mode);
+    int wait_for_init = opt.box && !use_zy;
     while (!sol.done || (itr.pid && !itr.done) || (wait_for_init && !init_reaped)) {
         struct pollfd pf[3] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}};
         if (opt.box && !sol.done) pf[2].fd = record_fd;
@@ -1435,20 +1427,17 @@ static int run_case(int argc, char **argv) {
     long end = now_us();
 
     /* Whatever the solver left behind (forked children, a process that changed its group)
-     * dies with the case. A box's init still exiting is left to end on its own: it has already
-     * killed everything in its box, and the next case reaps it first. */
+     * dies with the case; a sample's box is kept for the next case. */
     if (use_zy) {
         if (init_reaped) {  /* the sample's box died: the next case builds a new one */
             zy.pid = 0;
             zygote_drop();
         }
-    } else if (opt.box && !init_reaped) {
-        pending_init = sol.pid;
     } else {
         kill_group(sol.pid);
     }
     if (itr.pid) kill_group(itr.pid);
-    if (!pending_init && zy.pid <= 0) {
+    if (zy.pid <= 0) {
         kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
         kill_cgroup(opt.cg_mem);
     }
@@ -1463,16 +1452,15 @@ static int run_case(int argc, char **argv) {
             int others = 0;
             for (char *p = buf; *p;) {
                 long pid = strtol(p, &p, 10);
-                if (pid > 0 && pid != pending_init && pid != zy.pid) {
+                if (pid > 0 && pid != zy.pid) {
                     kill((pid_t)pid, SIGKILL);
                     others++;
                 }
                 while (*p == ' ' || *p == '\n') p++;
             }
-            if (!others) n = 0;  /* only a box's init (exiting, or kept for the next case) */
+            if (!others) n = 0;  /* only the sample's box, kept for the next case */
         }
         pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
-        if (p > 0 && p == pending_init) pending_init = 0;
         if (p < 0 && errno == ECHILD) break;
         if (p == 0 && n <= 0) break;
     }
