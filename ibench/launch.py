@@ -28,9 +28,9 @@ from ibench.generate.base import Backend, SamplingSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.executors import executor_class
 from ibench.judge.settings import JudgeSettings
-from ibench.metrics import RunSummary, summarize
 from ibench.preflight import ConfigError, preflight
-from ibench.store import RunStore
+from ibench.results.metrics import RunSummary, summarize
+from ibench.results.store import RunStore
 
 log = logging.getLogger("ibench.launch")
 
@@ -242,9 +242,9 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     from rich.markup import escape
 
     from ibench.pipeline import Pipeline
-    from ibench.report import per_task_rows, render, write_files
+    from ibench.results.report import per_task_rows, render, write_files
     from ibench.results import load as load_results
-    from ibench.wandb_sink import WandbSink
+    from ibench.results.wandb_sink import WandbSink
 
     if console is None:
         console = Console()
@@ -325,7 +325,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
                         "tasks_dir": str(cfg.bench.tasks_dir),
                         "identity": run_identity(cfg, backend.name, sampling, overrides)}
         files = write_files(summary, run_dir)
-        from ibench.report_study import run_study
+        from ibench.results.study import run_study
 
         study_files, study_tables = run_study(summary, run_dir)  # C.3 / C.4 figures this run allows
         files.update(study_files)
@@ -371,7 +371,7 @@ def _judged_so_far(run_dir: Path, pipeline: Any) -> tuple[int, int]:
     """(samples of this run judged and stored, samples the run must end with)."""
     if pipeline is None:
         return 0, 0
-    from ibench.store import read_table
+    from ibench.results.store import read_table
 
     v = read_table(run_dir / "results", "verdicts")
     keys = pipeline.keys

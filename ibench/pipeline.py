@@ -1,7 +1,7 @@
 """Generation streaming into judging, on Ray (thin orchestration; no metrics, no I/O format).
 
 A background thread drives the backend and hands over each completion as it arrives; the main
-loop turns it into a :class:`~ibench.store.SampleRecord`, appends it to the store and submits
+loop turns it into a :class:`~ibench.results.store.SampleRecord`, appends it to the store and submits
 one Ray judge task for it (``num_cpus = pipeline.judge_cpus``), keeping at most
 ``pipeline.max_inflight`` judge tasks in flight — when judging falls behind, the hand-over
 queue fills and generation waits. GPUs generate while CPUs judge.
@@ -29,7 +29,7 @@ from ibench.judge.diagnostics import first_error_line
 from ibench.judge.results import CompileInfo, SampleResult
 from ibench.judge.settings import JudgeSettings
 from ibench.judge.verdict import Verdict
-from ibench.store import CaseRecord, RunStore, SampleRecord, VerdictRecord, fingerprint, sample_id
+from ibench.results.store import CaseRecord, RunStore, SampleRecord, VerdictRecord, fingerprint, sample_id
 from ibench.tasks.model import Task
 
 log = logging.getLogger(__name__)

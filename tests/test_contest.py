@@ -1,4 +1,4 @@
-"""Contest scoring (ibench.contest): every expected figure below is worked out by hand.
+"""Contest scoring (ibench.results.contest): every expected figure below is worked out by hand.
 
 The contest: tasks Sum and Guess are held by the benchmark, Robots is not (a partial contest).
 Cut-offs: Gold 150, Silver 100, Bronze 50. Ten contestants (points on Sum / Guess / Robots):
@@ -24,7 +24,7 @@ import math
 
 import pytest
 
-from ibench.contest import (
+from ibench.results.contest import (
     LEADERBOARD_COLUMNS,
     ContestInfo,
     RatingOptions,

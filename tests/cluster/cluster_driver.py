@@ -121,7 +121,7 @@ def cmd_pipeline(args) -> dict:
     from ibench.generate.base import SamplingSettings
     from ibench.generate.prompt import PromptTemplate
     from ibench.judge import JudgeSettings
-    from ibench.store import RunStore
+    from ibench.results.store import RunStore
     from ibench.tasks.load import load_tasks
 
     # The node label with the Ray node id (two raylets on one host are told apart); the

@@ -189,8 +189,8 @@ def _fake_run(root: Path, budget: int, model: str, solved: list[int]) -> Path:
     """A run folder as ibench.launch leaves it: config.resolved.yaml + summary files."""
     from omegaconf import OmegaConf
 
-    from ibench.metrics import summarize
-    from ibench.report import write_files
+    from ibench.results.metrics import summarize
+    from ibench.results.report import write_files
     from ibench.tasks.model import Task, TaskKind
 
     run = root / model / f"sampling.reasoning_budget={budget}"
@@ -207,7 +207,7 @@ def _fake_run(root: Path, budget: int, model: str, solved: list[int]) -> Path:
 
 
 def test_sweep_report(tmp_path):
-    from ibench.report_sweep import collect, main
+    from ibench.results.sweep import collect, main
 
     for model, curve in {"qwen3-32b": [[1, 0], [4, 2], [8, 5]], "qwen3-14b": [[0, 0], [2, 1], [5, 3]]}.items():
         for budget, solved in zip([4096, 16384, 32768], curve):

@@ -20,7 +20,7 @@ import pytest
 from cluster_fixtures import HERE, REPO, RESULT_MARK, build_tasks, node_env, result_of
 
 from ibench.cluster.bringup import session_pids
-from ibench.store import read_table
+from ibench.results.store import read_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.multinode, pytest.mark.timeout(400)]
 

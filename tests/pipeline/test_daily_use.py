@@ -176,7 +176,7 @@ def test_run_folder_names_are_one_safe_component():
 def test_run_folders_resume_and_one_wandb_run(one_task, tmp_path):
     """Two CLI launches: the run lands in one safe folder (not nested, identity in summary.json);
     ``resume=PATH`` with another override writes only into PATH and continues its W&B run."""
-    from ibench.wandb_sink import read_offline_run
+    from ibench.results.wandb_sink import read_offline_run
 
     out = tmp_path / "outputs"
     args = [f"paths.output_dir={out}", f"bench.tasks_dir={one_task}", f"bench.ids=[{TASK}]", "bench.non_adaptive_cases=3",
@@ -223,7 +223,7 @@ def test_run_folders_resume_and_one_wandb_run(one_task, tmp_path):
 
 # -- 4. and 5. interrupts, logs without a terminal ----------------------------------------------------
 def _interrupt(args: list[str], run_dir: Path, sig: int, group: bool) -> tuple[int, str, str]:
-    from ibench.store import read_table
+    from ibench.results.store import read_table
 
     def judged() -> int:
         return read_table(run_dir / "results", "verdicts").height if (run_dir / "results").is_dir() else 0
@@ -245,7 +245,7 @@ def _interrupt(args: list[str], run_dir: Path, sig: int, group: bool) -> tuple[i
 
 def test_sigterm_and_ctrl_c_stop_cleanly_and_resume(one_task, tmp_path):
     from ibench.results import load
-    from ibench.wandb_sink import read_offline_run
+    from ibench.results.wandb_sink import read_offline_run
 
     run_dir = tmp_path / "run"
     args = [f"bench.tasks_dir={one_task}", "bench.non_adaptive_cases=6", f"hydra.run.dir={run_dir}",
@@ -318,7 +318,7 @@ def test_results_load_whatever_the_folder_is_called(two_runs):
     assert "sampling.n=10 is ignored" in printed[0]  # the reference banner
 
     # the same per-sample table in the W&B run
-    from ibench.wandb_sink import read_offline_run
+    from ibench.results.wandb_sink import read_offline_run
 
     off = sorted((first / "wandb").glob("offline-run-*"))[-1]
     for _ in range(100):
@@ -332,7 +332,7 @@ def test_results_load_whatever_the_folder_is_called(two_runs):
 
 
 def test_report_show_compare_sample(two_runs, tmp_path):
-    from ibench.report_runs import compare, main, sample, show
+    from ibench.results.runs import compare, main, sample, show
     from ibench.results import load
 
     (first, second), _ = two_runs

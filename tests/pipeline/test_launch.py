@@ -169,7 +169,7 @@ def test_printed_stored_and_wandb_metrics_equal_the_hand_computed_ones(first_run
     assert (run_dir / "plots" / "failure_composition.png").stat().st_size > 0
 
     # W&B (offline): the run holds the summary
-    from ibench.wandb_sink import read_offline_run
+    from ibench.results.wandb_sink import read_offline_run
 
     runs = glob.glob(str(run_dir / "wandb" / "offline-run-*"))
     assert len(runs) == 1

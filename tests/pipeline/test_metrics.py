@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ibench.metrics import pass_at_k, summarize
+from ibench.results.metrics import pass_at_k, summarize
 from ibench.tasks.model import Task, TaskKind
 
 

@@ -5,7 +5,7 @@ import json
 
 import polars as pl
 
-from ibench.store import RunStore, SampleRecord, read_table
+from ibench.results.store import RunStore, SampleRecord, read_table
 
 
 def sample(i, gen_key="g"):

@@ -198,7 +198,7 @@ def test_io_template_skeletons_compile():
 
 # -- time splits ----------------------------------------------------------------------------------------
 def test_time_split_math_by_hand():
-    from ibench.report_study import time_splits
+    from ibench.results.study import time_splits
 
     tasks = [("2018-05-01", 1.0), ("2019-12-31", 0.5), ("2020-01-01", 0.0), ("2020-07-07", 0.25),
              (None, 1.0), ("2022-02-02", None)]  # undated and unjudged tasks are left out
@@ -214,7 +214,7 @@ def test_time_split_math_by_hand():
 
 def test_refine_rounds_math_by_hand():
     """Table 11's shape: refine@r and each round's failure composition among the still-unsolved."""
-    from ibench.report_study import refine_rounds
+    from ibench.results.study import refine_rounds
 
     rows = [  # task a: chain 0 solved at round 2, chain 1 never; task b: chain 0 solved at round 1
         {"task_id": "a", "chain": 0, "round": 1, "verdict": "WA"}, {"task_id": "a", "chain": 0, "round": 2, "verdict": "OK"},
@@ -245,7 +245,7 @@ def test_bad_release_date_is_named(tasks_dir, tmp_path):
 
 # -- the study report -----------------------------------------------------------------------------------
 def test_study_report_from_the_runs(runs, tmp_path):
-    from ibench.report_runs import main
+    from ibench.results.runs import main
 
     out = tmp_path / "study"
     dirs = [str(d) for d, _, _ in runs.values()]
@@ -278,13 +278,13 @@ def test_study_report_from_the_runs(runs, tmp_path):
     # Bad input: a folder without runs is one line, exit 2.
     empty = tmp_path / "empty"
     empty.mkdir()
-    r = subprocess.run([sys.executable, "-m", "ibench.report", "study", str(empty)], cwd=REPO, capture_output=True,
+    r = subprocess.run([sys.executable, "-m", "ibench.results", "study", str(empty)], cwd=REPO, capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2 and "no run folder under it" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_launch_logs_the_study_figures_to_wandb(runs):
-    from ibench.wandb_sink import read_offline_run
+    from ibench.results.wandb_sink import read_offline_run
 
     run_dir, summary, _ = runs[("cpp", "zero_shot")]
     assert (run_dir / "plots" / "time_split.png").stat().st_size > 0

@@ -43,14 +43,14 @@ linked with a batch solution (unless ``--grader-batch import``), script-judged t
 (``evaluation_script``), manager/stub communication tasks, Python interactors, output-only
 tasks -- are written under ``DIR/_unsupported/`` (skipped by the loader) and are not *held*:
 contest scoring compares the model with humans on the held tasks only (see
-:mod:`ibench.contest`).
+:mod:`ibench.results.contest`).
 
 Task cards carry ``contest``, ``competition`` and ``date`` (YYYY-MM-DD, from the contest),
 ``title`` (task name), ``difficulty`` (the numeric LiveOIBench difficulty d bucketed as in the
 paper: Easy d <= 17, Medium 17 < d < 23, Hard d >= 23; the raw value in ``difficulty_score``),
 ``categorization`` (algorithm tags mapped onto ibench's categories by keyword; all tags kept in
 ``algorithms``). Contest metadata and human results go to ``DIR/contests.json``
-(:func:`ibench.contest.load_contests`).
+(:func:`ibench.results.contest.load_contests`).
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, Iterator
 
-from ibench.contest import ContestInfo, Contestant, normalize_name, write_contests
+from ibench.results.contest import ContestInfo, Contestant, normalize_name, write_contests
 
 from . import (
     REJECTED_DIR,

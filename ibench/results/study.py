@@ -1,4 +1,4 @@
-"""``python -m ibench.report study RUN...``: the InteractBench paper's studies from runs on disk.
+"""``python -m ibench.results study RUN...``: the InteractBench paper's studies from runs on disk.
 
 Each RUN is a run folder or any folder above run folders. Each run is placed by the identity it
 recorded in ``summary.json`` (``meta.identity``: model label, language, prompt setting), never by
@@ -180,7 +180,7 @@ def _task_dates(summary: dict[str, Any]) -> dict[str, str]:
 
 def _rounds(run_dir: Path) -> list[dict[str, Any]]:
     """The refinement rows of a run's current samples ([] when no sample has a round above 1)."""
-    from ibench.results import load
+    from ibench.results.reader import load
 
     r = load(run_dir)
     s, v, _ = r.current()
@@ -542,7 +542,7 @@ def run_study(summary: Any, out_dir: str | Path) -> tuple[dict[str, Path], dict[
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ibench.report study",
+    ap = argparse.ArgumentParser(prog="python -m ibench.results study",
                                  description="The paper's studies from runs on disk: time splits (C.3), language × "
                                              "prompt (C.4), mitigation strategies and refinement rounds (C.2).")
     ap.add_argument("runs", nargs="+", help="run folders, or folders above them")

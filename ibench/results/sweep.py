@@ -1,4 +1,4 @@
-"""``python -m ibench.report sweep DIR...``: pass@k against a swept setting, across a sweep's runs.
+"""``python -m ibench.results sweep DIR...``: pass@k against a swept setting, across a sweep's runs.
 
 The shape of LiveOIBench's Figure 6(b) (pass rate against reasoning budget, one line per model):
 each DIR is a run folder (``summary.json`` + ``config.resolved.yaml``, as ``ibench.launch``
@@ -91,7 +91,7 @@ def load_run(run_dir: Path, tokens: bool = False) -> SweepRun:
 
 
 def _mean_tokens(run_dir: Path) -> float | None:
-    from ibench.store import read_table
+    from ibench.results.store import read_table
 
     try:
         df = read_table(run_dir / "results", "samples")
@@ -258,7 +258,7 @@ def render(table: list[dict[str, Any]], key: str | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ibench.report sweep", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m ibench.results sweep", description=__doc__.split("\n\n")[0])
     ap.add_argument("dirs", nargs="+", help="run folders, or folders above them (a sweep's output folder)")
     ap.add_argument("--param", help="the swept configuration key (default: the one that differs between runs)")
     ap.add_argument("--x", choices=["value", "tokens"], default="value",

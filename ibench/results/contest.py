@@ -340,7 +340,7 @@ def task_scores_from_verdicts(
     df: Any, rule: str = "best", max_scores: Mapping[str, float] | None = None
 ) -> dict[str, dict[str, TaskScore]]:
     """Per-task scores from the results store's ``verdicts`` table
-    (``ibench.store.read_table(run_dir, "verdicts")``): ``task_id``, ``model``, ``score``,
+    (``ibench.results.store.read_table(run_dir, "verdicts")``): ``task_id``, ``model``, ``score``,
     ``verdict``, and the subtask scores inside ``result_json``."""
     rows = []
     for r in df.to_dicts() if hasattr(df, "to_dicts") else df:
@@ -817,7 +817,7 @@ def _polyval(fit: Sequence[float], x: float) -> float:
 
 
 # --------------------------------------------------------------------------------------------
-# CLI: python -m ibench.contest --bench DIR RUN_DIR [RUN_DIR ...]
+# CLI: python -m ibench.results.contest --bench DIR RUN_DIR [RUN_DIR ...]
 # --------------------------------------------------------------------------------------------
 
 
@@ -825,7 +825,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     p = argparse.ArgumentParser(
-        prog="python -m ibench.contest",
+        prog="python -m ibench.results.contest",
         description="Score evaluation runs against the human contestants of an imported LiveOIBench "
                     "benchmark and print a leaderboard like the paper's Table 2.")
     p.add_argument("--bench", type=Path, required=True, help="imported benchmark root (holds contests.json)")
@@ -838,7 +838,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--partial-medal", choices=("lower_bound", "skip"), default="lower_bound")
     args = p.parse_args(argv)
 
-    from ibench.store import read_table
+    from ibench.results.store import read_table
 
     contests = load_contests(args.bench)
     max_scores: dict[str, float] = {}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from ibench.metrics import RunSummary
+from ibench.results.metrics import RunSummary
 
 log = logging.getLogger(__name__)
 
@@ -116,7 +116,7 @@ class WandbSink:
         """The summary metrics, the per-task table, the failure composition, the plots, and
         (``samples``, a polars frame from :meth:`ibench.results.RunResults.sample_table`) one row
         per sample — task, sample, verdict, failing case, transcript tails, code; ``tables``:
-        more tables by key (the study rows, :func:`ibench.report_study.run_study`)."""
+        more tables by key (the study rows, :func:`ibench.results.study.run_study`)."""
         if not self.run:
             return
         try:

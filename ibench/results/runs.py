@@ -1,4 +1,4 @@
-"""``python -m ibench.report show|compare|sample``: look into finished runs without writing polars.
+"""``python -m ibench.results show|compare|sample``: look into finished runs without writing polars.
 
 - ``show RUN`` — the run's tables again (from ``summary.json``), with its identity.
 - ``compare RUN RUN...`` — models side by side overall, by difficulty, by category and by task,
@@ -6,8 +6,8 @@
   CI over tasks. Writes ``compare.csv``, ``compare.md`` and ``compare.png`` to ``--out``.
 - ``sample RUN TASK [N]`` — one sample: verdict, code, compiler message, and per case the
   verdict, CPU, memory, queries and both transcript tails.
-- ``study RUN...`` — the paper's studies (:mod:`ibench.report_study`); ``sweep DIR...`` —
-  pass@k against a swept setting (:mod:`ibench.report_sweep`).
+- ``study RUN...`` — the paper's studies (:mod:`ibench.results.study`); ``sweep DIR...`` —
+  pass@k against a swept setting (:mod:`ibench.results.sweep`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from ibench.metrics import RunSummary, fmt, paired_bootstrap_diff
-from ibench.results import ResultsError, RunResults, load
+from ibench.results.metrics import RunSummary, fmt, paired_bootstrap_diff
+from ibench.results.reader import ResultsError, RunResults, load
 from ibench.tasks.model import CATEGORIES, DIFFICULTIES
 
 
@@ -50,7 +50,7 @@ def _load_finished(path: str | Path) -> RunResults:
 
 # -- show ---------------------------------------------------------------------------------------------
 def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
-    from ibench.report import render
+    from ibench.results.report import render
 
     console = console or _console()
     r = _load_finished(run_dir)
@@ -297,7 +297,7 @@ def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | No
 
 # -- CLI ----------------------------------------------------------------------------------------------
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ibench.report",
+    ap = argparse.ArgumentParser(prog="python -m ibench.results",
                                  description="Look into finished ibench runs: tables, comparisons, samples.")
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("show", help="the run's tables again")
@@ -311,16 +311,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("run", help="a run folder")
     p.add_argument("task", help="task id")
     p.add_argument("index", nargs="?", type=int, default=0, help="sample index (default 0)")
-    sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.report sweep -h)", add_help=False)
+    sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.results sweep -h)", add_help=False)
     sub.add_parser("study", help="the paper's studies: time splits, language x prompt, few-shot/refinement "
-                                 "(python -m ibench.report study -h)", add_help=False)
+                                 "(python -m ibench.results study -h)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["sweep"]:
-        from ibench.report_sweep import main as sweep_main
+        from ibench.results.sweep import main as sweep_main
 
         return sweep_main(argv[1:])
     if argv[:1] == ["study"]:
-        from ibench.report_study import main as study_main
+        from ibench.results.study import main as study_main
 
         return study_main(argv[1:])
     args = ap.parse_args(argv)

@@ -21,7 +21,7 @@ from typing import Any
 
 import polars as pl
 
-from ibench.store import TABLES, read_table
+from ibench.results.store import TABLES, read_table
 
 
 class ResultsError(ValueError):

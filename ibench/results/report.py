@@ -1,8 +1,8 @@
 """The run's report: rich tables in the shape of InteractBench's Tables 2–4, summary files and plots.
 
-Commands (``python -m ibench.report``): ``show RUN``, ``compare RUN RUN...``, ``sample RUN TASK [N]``
-(:mod:`ibench.report_runs`), ``sweep DIR...`` (:mod:`ibench.report_sweep`) and ``study RUN...``
-(:mod:`ibench.report_study`).
+Commands (``python -m ibench.results``): ``show RUN``, ``compare RUN RUN...``, ``sample RUN TASK [N]``
+(:mod:`ibench.results.runs`), ``sweep DIR...`` (:mod:`ibench.results.sweep`) and ``study RUN...``
+(:mod:`ibench.results.study`).
 
 Files written under the run folder::
 
@@ -26,7 +26,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from ibench.judge.verdict import FAILURE_LABELS
-from ibench.metrics import GroupMetric, RunSummary, fmt
+from ibench.results.metrics import GroupMetric, RunSummary, fmt
 from ibench.tasks.model import CATEGORIES, DIFFICULTIES
 
 
@@ -174,10 +174,3 @@ def render(s: RunSummary, console: Console | None = None) -> None:
         if "JUDGE ERROR" not in w:
             console.print(f"[yellow]warning:[/yellow] {escape(w)}")
 
-
-if __name__ == "__main__":
-    import sys
-
-    from ibench.report_runs import main
-
-    sys.exit(main())

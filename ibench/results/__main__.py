@@ -1,0 +1,5 @@
+import sys
+
+from ibench.results.runs import main
+
+sys.exit(main())
