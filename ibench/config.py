@@ -19,6 +19,7 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, OmegaConf
 
 from ibench.generate.base import SamplingSettings
+from ibench.generate.feedback import FeedbackSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.settings import JudgeSettings
 
@@ -97,6 +98,7 @@ class ReferenceModelConfig(ModelConfig):
     name: str = "reference"
     language: str = "${bench.language}"
     repeat_to_n: bool = False  # True: cycle the known solutions up to sampling.n samples
+    variant: str = "${bench.variant}"  # replays the known solutions of this variant
 
 
 @dataclass
@@ -151,6 +153,9 @@ class BenchConfig:
     categories: Optional[list[str]] = None  # Graph, Search, ... (a task matches any)
     limit: Optional[int] = None  # first N tasks after filtering (smoke runs)
     language: str = "cpp"
+    # interactive | batch: the batch variant (InteractBench C.1) gives the solver of each
+    # stdio-interactive task its hidden case on stdin before the interaction
+    variant: str = "interactive"
     non_adaptive_cases: Optional[int] = None  # case pools: how many of each to run (None = all)
     adaptive_cases: Optional[int] = None
     accept_untagged_fence: bool = False  # also take a ``` block without a language tag
@@ -214,6 +219,7 @@ class Config:
     model: Any = MISSING
     sampling: SamplingSettings = MISSING
     prompt: PromptTemplate = MISSING
+    feedback: FeedbackSettings = MISSING  # refinement rounds' feedback turn (sampling.refine_rounds)
     judge: JudgeSettings = MISSING
     bench: BenchConfig = MISSING
     wandb: WandbConfig = MISSING
@@ -232,6 +238,7 @@ def register() -> ConfigStore:
     cs.store(group="model", name="base_vllm", node=VLLMModelConfig)
     cs.store(group="sampling", name="base_sampling", node=SamplingSettings)
     cs.store(group="prompt", name="base_prompt", node=PromptTemplate)
+    cs.store(group="feedback", name="base_feedback", node=FeedbackSettings)
     cs.store(group="judge", name="base_judge", node=JudgeSettings)
     cs.store(group="bench", name="base_bench", node=BenchConfig)
     cs.store(group="wandb", name="base_wandb", node=WandbConfig)

@@ -230,6 +230,17 @@ def prompts_too_long(verdicts: Any) -> int:
     return int(verdicts["message"].str.contains("generation failed: prompt too long", literal=True).sum())
 
 
+def refine_summary(verdicts: Any, gen_key: str, expected: dict[str, int], rounds: int) -> list[dict]:
+    """refine@k and the per-round failure composition of a run's samples (its judge key's
+    verdicts), over the samples the run plans for."""
+    from ibench.results.metrics import refine_rounds
+
+    rows = [{"task_id": r["task_id"], "chain": r["sample_index"], "round": r["round"] or 1, "verdict": r["verdict"]}
+            for r in verdicts.filter(verdicts["gen_key"] == gen_key).iter_rows(named=True)
+            if r["sample_index"] < expected.get(r["task_id"], 0)]
+    return refine_rounds(rows, max_round=rounds)
+
+
 def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: list[str] | None = None,
         checked: Any = None) -> RunSummary:
     """Evaluate ``cfg.model`` on ``cfg.bench``; results land in ``run_dir``.
@@ -263,6 +274,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
 
     sampling = OmegaConf.to_object(cfg.sampling)
     prompt = checked.prompt if checked.prompt is not None else OmegaConf.to_object(cfg.prompt)
+    feedback = OmegaConf.to_object(cfg.feedback)
     assert isinstance(sampling, SamplingSettings) and isinstance(prompt, PromptTemplate)
     cluster = instantiate(cfg.cluster)
     backend: Backend | None = None
@@ -295,7 +307,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
                             judge_cpus=p.judge_cpus, max_inflight=p.max_inflight, task_retries=p.task_retries,
                             rejudge_se=p.rejudge_se, regenerate_failed=p.regenerate_failed,
                             accept_untagged=cfg.bench.accept_untagged_fence, progress=p.progress and terminal,
-                            on_progress=on_progress, console=console)
+                            on_progress=on_progress, console=console, feedback=feedback)
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
                       f"wandb={sink.mode if sink.active else 'off'}")
@@ -313,6 +325,8 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         verdicts = store.table("verdicts")
         verdicts = verdicts.filter(verdicts["judge_key"] == pipeline.keys.judge_key)
         summary.warnings += [f"node {n} judged in a different sandbox: {d}" for n, d in sandbox_mismatches(verdicts).items()]
+        if pipeline.rounds > 1:
+            summary.refine = refine_summary(verdicts, pipeline.keys.gen_key, plan.expected, pipeline.rounds)
         too_long = prompts_too_long(verdicts)
         if too_long:  # failed samples that are the setup's doing, not the model's
             summary.warnings.append(f"{too_long} sample(s) failed before generating: the prompt is longer than the "

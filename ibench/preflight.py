@@ -64,6 +64,13 @@ def setting_problems(cfg: DictConfig) -> list[str]:
         out.append(f"sampling.reasoning_budget: {s.reasoning_budget!r}; expected zero or more, or null")
     if s.reasoning_effort is not None and s.reasoning_effort not in ("low", "medium", "high"):
         out.append(f"sampling.reasoning_effort: {s.reasoning_effort!r}; expected low, medium, high or null")
+    if int(s.get("refine_rounds", 1)) < 1:
+        out.append(f"sampling.refine_rounds: {s.refine_rounds!r}; expected 1 (no refinement) or more rounds in all, "
+                   "the first attempt included")
+    if "feedback" in cfg and int(s.get("refine_rounds", 1)) > 1:
+        from omegaconf import OmegaConf
+
+        out += OmegaConf.to_object(cfg.feedback).problems()
 
     b = cfg.bench
     if b.difficulties is not None:

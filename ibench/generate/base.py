@@ -30,6 +30,9 @@ class SamplingSettings:
     seed: int = 0  # base seed; each task and sample derives its own from it
     reasoning_budget: int | None = None  # tokens of thinking before the answer is forced
     reasoning_effort: str | None = None  # gpt-oss / OpenAI "low" | "medium" | "high"
+    # Iterative refinement (InteractBench C.2): rounds per sample in all, the first attempt
+    # included; after a failed round the model sees the judge's feedback and revises. 1 = none.
+    refine_rounds: int = 1
 
 
 @dataclass
@@ -40,6 +43,9 @@ class GenerationRequest:
     messages: list[dict[str, str]]  # chat messages (system + user)
     indices: list[int]  # sample indices to produce, e.g. [0..9] or the ones a resume lacks
     seed: int  # the task's seed (derived from the base seed and the task id)
+    # Refinement round (1 = the first attempt). A later round's messages continue the sample's
+    # conversation: its earlier answers and the judge's feedback on each.
+    round: int = 1
 
     @property
     def task_id(self) -> str:

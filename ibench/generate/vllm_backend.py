@@ -635,7 +635,9 @@ class VLLMBackend(Backend):
         if not self.actors:
             self.setup(self.sampling)
         reqs = [r for r in requests if r.indices]
-        by_task = {r.task_id: r for r in reqs}
+        # (task, sample index) -> its request: refinement rounds send one request per sample
+        # of a task, each with its own conversation.
+        by_sample = {(r.task_id, i): r for r in reqs for i in r.indices}
         chunks = [reqs[i:i + self.tasks_per_call] for i in range(0, len(reqs), self.tasks_per_call)]
         chunks.reverse()  # pop() from the end keeps the original order
         sampling = asdict(self.sampling)
@@ -692,7 +694,7 @@ class VLLMBackend(Backend):
                 continue
             submit()
             for row in rows:
-                req = by_task[row["task_id"]]
+                req = by_sample[(row["task_id"], row["sample_index"])]
                 extra = {k: row[k] for k in ("budget_forced",) if k in row}
                 yield Completion(
                     task_id=row["task_id"], sample_index=row["sample_index"], prompt=_prompt(req),

@@ -11,7 +11,7 @@ import logging
 import math
 from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -81,6 +81,10 @@ class RunSummary:
     bootstrap: int = 1000
     warnings: list[str] = field(default_factory=list)
     meta: dict = field(default_factory=dict)  # run keys, sampling name, timings
+    # Iterative refinement (sampling.refine_rounds > 1): refine_rounds() rows, one per round —
+    # refine@r and the failure composition among the still-unsolved. The pass@k above count
+    # first attempts only.
+    refine: list[dict] = field(default_factory=list)
 
     def flat(self) -> dict[str, float | int | None]:
         """Flat ``name -> value`` metrics (W&B summary, CSV)."""
@@ -97,6 +101,8 @@ class RunSummary:
                     out[f"{prefix}/pass@{k}_ci_low"], out[f"{prefix}/pass@{k}_ci_high"] = ci
         for label, frac in self.failure_composition.items():
             out[f"failures/{label}"] = frac
+        for row in self.refine:
+            out[f"refine@{row['round']}"] = row["refine@k"]
         return out
 
     def to_dict(self) -> dict:
@@ -234,3 +240,39 @@ def paired_bootstrap_diff(a: Sequence[float], b: Sequence[float], resamples: int
 
 def fmt(value: float | None, digits: int = 3) -> str:
     return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.{digits}f}"
+
+
+# -- iterative refinement (InteractBench C.2, Tables 10 and 11) ----------------------------------------
+def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) -> list[dict[str, Any]]:
+    """Per round r: refine@r (mean over tasks of the share of chains solved within r rounds) and
+    the failure composition of the round-r executions of chains still unsolved.
+
+    ``rows``: one per judged sample with ``task_id``, ``chain``, ``round`` (1-based) and
+    ``verdict``; judge errors (SE) are left out. A chain solved at round j counts as solved at
+    every later round."""
+    chains: dict[tuple[str, Any], dict[int, str]] = {}
+    for r in rows:
+        if r["verdict"] == "SE":
+            continue
+        chains.setdefault((str(r["task_id"]), r["chain"]), {})[int(r["round"] or 1)] = str(r["verdict"])
+    if not chains:
+        return []
+    last = max_round or max(max(rounds) for rounds in chains.values())
+    solved_at: dict[tuple[str, Any], int | None] = {
+        key: min((k for k, v in rounds.items() if v == "OK"), default=None) for key, rounds in chains.items()}
+    tasks = sorted({t for t, _ in chains})
+    out = []
+    for rnd in range(1, last + 1):
+        per_task = []
+        for t in tasks:
+            keys = [k for k in chains if k[0] == t]
+            per_task.append(sum(1 for k in keys if solved_at[k] is not None and solved_at[k] <= rnd) / len(keys))
+        unsolved = [chains[k][rnd] for k in chains if rnd in chains[k] and chains[k][rnd] != "OK"
+                    and (solved_at[k] is None or solved_at[k] > rnd)]
+        counts = Counter(unsolved)
+        row: dict[str, Any] = {"round": rnd, "n_unsolved": len(unsolved)}
+        for label in (v.value for v in FAILURE_LABELS):
+            row[label] = counts.get(label, 0) / len(unsolved) if unsolved else 0.0
+        row["refine@k"] = sum(per_task) / len(per_task)
+        out.append(row)
+    return out

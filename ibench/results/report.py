@@ -10,6 +10,7 @@ Files written under the run folder::
     summary.csv / .parquet  long format: group, name, k, pass@k, CI, tasks
     per_task.csv / .parquet one row per task: n, c, pass@k, verdict counts
     failures.csv            failure composition (label, count, fraction)
+    refine.csv              with refinement rounds: refine@k and the still-unsolved's failures per round
     plots/pass_at_k_by_difficulty.png, plots/failure_composition.png
 """
 
@@ -72,6 +73,9 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
     tasks.write_parquet(files["per_task_parquet"])
     pl.DataFrame({"label": list(s.failure_composition), "count": [s.failure_counts[k] for k in s.failure_composition],
                   "fraction": list(s.failure_composition.values())}).write_csv(files["failures_csv"])
+    if s.refine:
+        files["refine_csv"] = out / "refine.csv"
+        pl.DataFrame(s.refine, infer_schema_length=None).write_csv(files["refine_csv"])
     if plots:
         files.update(write_plots(s, out / "plots"))
     return files
@@ -123,6 +127,18 @@ def _cells(g: GroupMetric | None, ks: list[int]) -> list[str]:
     return [fmt(g.pass_at.get(k)) if g else "—" for k in ks]
 
 
+def render_refine(rows: list[dict[str, Any]], console: Console, title: str) -> None:
+    """InteractBench Table 11's shape: one row per round."""
+    labels = [v.value for v in FAILURE_LABELS if any(r.get(v.value) for r in rows)]
+    t = Table(title=title, title_justify="left")
+    for name in ["round", *labels, "unsolved", "refine@k"]:
+        t.add_column(name, justify="right")
+    for r in rows:
+        t.add_row(f"r{r['round']}", *[fmt(r.get(label)) for label in labels], str(r.get("n_unsolved", "")),
+                  f"[bold]{fmt(r.get('refine@k'))}[/bold]")
+    console.print(t)
+
+
 def render(s: RunSummary, console: Console | None = None) -> None:
     """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model)."""
     console = console or Console()
@@ -165,6 +181,10 @@ def render(s: RunSummary, console: Console | None = None) -> None:
     t4.add_row(model, *[fmt(v) for v in s.failure_composition.values()])
     t4.add_row("[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in s.failure_composition])
     console.print(t4)
+
+    if s.refine:
+        render_refine(s.refine, console, f"Iterative refinement: refine@k and the failure composition of the "
+                                         f"still-unsolved, round by round — {model}")
 
     if s.n_judge_errors:
         console.print(Panel(f"[bold]{s.n_judge_errors} sample(s) got a JUDGE ERROR (SE)[/bold] and are excluded "

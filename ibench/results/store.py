@@ -53,11 +53,18 @@ def sample_id(gen_key: str, task_id: str, index: int, task_fp: str = "") -> str:
     return fingerprint([gen_key, task_id, index, task_fp] if task_fp else [gen_key, task_id, index])
 
 
+def round_id(parent_id: str, round_: int, judge_key: str, feedback_fp: str) -> str:
+    """The key of a refinement round's sample: its parent (the same sample's round before), the
+    round, and what the feedback it answers depends on — the judge settings that gave the
+    parent's verdict and the feedback's wording."""
+    return fingerprint([parent_id, "round", round_, judge_key, feedback_fp])
+
+
 @dataclass
 class SampleRecord:
     """One generated sample of one task."""
 
-    sample_id: str  # hash of (gen_key, task_id, sample_index)
+    sample_id: str  # hash of (gen_key, task_id, sample_index); later rounds: of the parent and the round
     gen_key: str  # hash of model identity, sampling settings, prompt wording, language
     task_id: str
     sample_index: int
@@ -79,6 +86,10 @@ class SampleRecord:
     attempts: int
     created_at: float
     extra_json: str = "{}"
+    # Iterative refinement: the round (1 = the first attempt) and the sample of the round before
+    # ("" in round 1). The rounds of one sample share its sample_index (the chain).
+    round: int = 1
+    parent_id: str = ""
 
 
 @dataclass
@@ -106,6 +117,7 @@ class VerdictRecord:
     judge_attempts: int
     node: str
     judged_at: float
+    round: int = 1  # the sample's refinement round (1 = the first attempt)
 
 
 _CASE_FIELDS = [f.name for f in dataclasses.fields(CaseResult)]

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ibench.judge.verdict import FAILURE_LABELS
+from ibench.results.metrics import refine_rounds
 
 FAILURES = [v.value for v in FAILURE_LABELS]
 
@@ -83,42 +84,6 @@ def time_splits(tasks: Iterable[tuple[Any, float | None]], years: Sequence[int] 
         rows.append({"cut_year": int(cut), "n_pre": len(pre), "pass@1_pre": sum(pre) / len(pre) if pre else None,
                      "n_post": len(post), "pass@1_post": sum(post) / len(post) if post else None})
     return rows
-
-
-# -- refinement (C.2, Tables 10 and 11) ----------------------------------------------------------------
-def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) -> list[dict[str, Any]]:
-    """Per round r: refine@r (mean over tasks of the share of chains solved within r rounds) and
-    the failure composition of the round-r executions of chains still unsolved.
-
-    ``rows``: one per judged sample with ``task_id``, ``chain``, ``round`` (1-based) and
-    ``verdict``; judge errors (SE) are left out. A chain solved at round j counts as solved at
-    every later round."""
-    chains: dict[tuple[str, Any], dict[int, str]] = defaultdict(dict)
-    for r in rows:
-        if r["verdict"] == "SE":
-            continue
-        chains[(str(r["task_id"]), r["chain"])][int(r["round"])] = str(r["verdict"])
-    if not chains:
-        return []
-    last = max_round or max(max(rounds) for rounds in chains.values())
-    solved_at: dict[tuple[str, Any], int | None] = {
-        key: min((k for k, v in rounds.items() if v == "OK"), default=None) for key, rounds in chains.items()}
-    tasks = sorted({t for t, _ in chains})
-    out = []
-    for rnd in range(1, last + 1):
-        per_task = []
-        for t in tasks:
-            keys = [k for k in chains if k[0] == t]
-            per_task.append(sum(1 for k in keys if solved_at[k] is not None and solved_at[k] <= rnd) / len(keys))
-        unsolved = [chains[k][rnd] for k in chains if rnd in chains[k] and chains[k][rnd] != "OK"
-                    and (solved_at[k] is None or solved_at[k] > rnd)]
-        counts = Counter(unsolved)
-        row: dict[str, Any] = {"round": rnd, "n_unsolved": len(unsolved)}
-        for label in FAILURES:
-            row[label] = counts.get(label, 0) / len(unsolved) if unsolved else 0.0
-        row["refine@k"] = sum(per_task) / len(per_task)
-        out.append(row)
-    return out
 
 
 # -- runs ----------------------------------------------------------------------------------------------
@@ -538,6 +503,12 @@ def run_study(summary: Any, out_dir: str | Path) -> tuple[dict[str, Path], dict[
         (out_dir / "plots").mkdir(parents=True, exist_ok=True)
         files["time_split"] = plot_time_split(tagged, out_dir / "plots" / "time_split.png")
         tables["study/time_split"] = rows
+    refine = list(getattr(summary, "refine", None) or [])
+    if refine:  # C.2 / Table 11 for this run alone
+        run = ident.get("label") or summary.model
+        (out_dir / "plots").mkdir(parents=True, exist_ok=True)
+        files["refine_rounds"] = plot_refine([{"run": run, **r} for r in refine], out_dir / "plots" / "refine_rounds.png")
+        tables["study/refine_rounds"] = refine
     return files, tables
 
 

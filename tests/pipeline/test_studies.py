@@ -214,7 +214,7 @@ def test_time_split_math_by_hand():
 
 def test_refine_rounds_math_by_hand():
     """Table 11's shape: refine@r and each round's failure composition among the still-unsolved."""
-    from ibench.results.study import refine_rounds
+    from ibench.results.metrics import refine_rounds
 
     rows = [  # task a: chain 0 solved at round 2, chain 1 never; task b: chain 0 solved at round 1
         {"task_id": "a", "chain": 0, "round": 1, "verdict": "WA"}, {"task_id": "a", "chain": 0, "round": 2, "verdict": "OK"},

@@ -1,0 +1,165 @@
+"""Execution feedback for iterative refinement (InteractBench C.2, after ICPC-Eval).
+
+After a failed round the model is shown, in the same conversation, what the judge saw: the
+verdict; for a compile error the compiler's first lines; otherwise the first failing test — its
+verdict, the judge's message, the time, memory and query figures against their limits, the
+solver's exit, and the tails of the transcript in both directions and of the solver's stderr.
+Every part is cut to a bound (``FeedbackSettings``) so a long transcript cannot crowd out the
+context, and the whole turn has a cap of its own.
+
+The wording lives in ``conf/feedback/*.yaml``; :meth:`FeedbackSettings.fingerprint` goes into the
+keys of every later round's samples, so changed feedback never reuses samples made with the old.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from ibench.tasks.model import Task, TaskKind
+
+# Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
+FORMAT_VERSION = 1
+
+VERDICT_WORDS: dict[str, str] = {
+    "WA": "Wrong Answer — the program followed the protocol, but its answer is wrong",
+    "PE": "Protocol Error — the program sent something the protocol does not allow (a malformed "
+          "query or answer, a value out of range, or output after the end)",
+    "QLE": "Query Limit Exceeded — the program used more queries than the budget allows",
+    "IDLE": "Idleness Limit Exceeded — the program and the judge were both waiting: a query "
+            "not flushed, or a read of a reply that never comes",
+    "TLE": "Time Limit Exceeded — the program used more CPU time than the limit",
+    "MLE": "Memory Limit Exceeded — the program used more memory than the limit",
+    "RE": "Runtime Error — the program crashed or exited with a non-zero status",
+    "CE": "Compilation Error — the program did not compile",
+}
+
+
+@dataclass
+class FeedbackSettings:
+    """Mirrored by ``conf/feedback/*.yaml``. Placeholders in ``template``: ``{feedback}`` (the
+    details below), ``{verdict}`` (the label, e.g. ``WA``), ``{language}``, ``{fence}``,
+    ``{round}`` (the round just judged) and ``{next_round}``."""
+
+    name: str = "default"
+    template: str = ("Your program was not accepted.\n\n{feedback}\n\nFix the program. Answer with exactly one "
+                     "fenced code block tagged `{fence}` that holds the whole corrected program, and nothing else.")
+    message_chars: int = 1500  # a compiler's or the judge's message
+    tail_chars: int = 600  # each transcript or stderr tail
+    max_chars: int = 6000  # the whole feedback turn
+
+    def problems(self) -> list[str]:
+        out = []
+        for name in ("message_chars", "tail_chars", "max_chars"):
+            if int(getattr(self, name)) <= 0:
+                out.append(f"feedback.{name}: {getattr(self, name)!r}; expected a positive number of characters")
+        if "{feedback}" not in self.template:
+            out.append("feedback.template: has no {feedback} placeholder, so the model would never see what failed")
+        return out
+
+    def fingerprint(self) -> str:
+        blob = json.dumps([FORMAT_VERSION, {k: v for k, v in asdict(self).items() if k != "name"}], sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+    # -- the feedback turn ------------------------------------------------------------------------
+    def render(self, task: Task, language: str, fence: str, verdict: str, result: dict[str, Any],
+               round_: int) -> str:
+        """The user turn that follows a failed answer: ``verdict`` and the judge's full result
+        (``SampleResult.to_dict(full=True)``) of round ``round_``."""
+        details = self.details(task, verdict, result, _time_factor(language))
+        values = {"feedback": details, "verdict": verdict, "language": language, "fence": fence,
+                  "round": round_, "next_round": round_ + 1}
+        text = re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
+                      self.template).strip()
+        return _cut_middle(text, self.max_chars)
+
+    def details(self, task: Task, verdict: str, result: dict[str, Any], time_factor: float = 1.0) -> str:
+        words = VERDICT_WORDS.get(verdict, verdict)
+        compile_info = result.get("compile") or {}
+        message = str(result.get("message") or "")
+        if verdict == "CE":
+            text = str(compile_info.get("message") or message or "")
+            if text.startswith("no code block"):
+                return ("Verdict: no program — the answer held no fenced code block in the requested language"
+                        + (f" ({text})" if text != "no code block" else "") + ".")
+            return f"Verdict: {words}.\n\nCompiler output:\n{_block(_head_tail(text, self.message_chars))}"
+        cases = result.get("cases") or []
+        failing = next((c for c in cases if c.get("verdict") not in ("OK", None)), None)
+        lines = [f"Verdict: {words}."]
+        if failing is None:
+            if message:
+                lines.append(f"Judge: {_head_tail(message, self.message_chars)}")
+            return "\n".join(lines)
+        position = next((i for i, c in enumerate(cases) if c is failing), 0) + 1
+        lines.append(f"First failing test: test #{position} ({len(cases)} test(s) were run), verdict "
+                     f"{failing.get('verdict')}.")
+        if failing.get("message"):
+            lines.append(f"Judge's message: {_head_tail(str(failing['message']), self.message_chars)}")
+        lines.append(f"CPU time: {_num(failing.get('cpu_ms'))} ms (limit {_num(task.cpu_time_limit_ms * time_factor)} "
+                     f"ms); memory: {_kb_to_mb(failing.get('peak_kb'))} MB (limit {task.memory_limit_mb} MB).")
+        if failing.get("queries") is not None:
+            limit = failing.get("query_limit")
+            lines.append(f"Queries: {failing['queries']}" + (f" (budget {limit})." if limit is not None else "."))
+        if failing.get("solver_exit"):
+            lines.append(f"Your program's exit: {failing['solver_exit']}.")
+        interactive = task.kind is not TaskKind.BATCH
+        tails = ((("solver_to_judge_tail", "What your program wrote"), ("judge_to_solver_tail", "What the judge replied"))
+                 if interactive else (("solver_to_judge_tail", "Your program's output"),))
+        for key, title in (*tails, ("solver_stderr_tail", "Your program's stderr")):
+            text = str(failing.get(key) or "")
+            if text.strip():
+                lines.append(f"\n{title} (last {min(len(text), self.tail_chars)} characters):\n"
+                             f"{_block(text[-self.tail_chars:])}")
+        return "\n".join(lines)
+
+
+def _time_factor(language: str) -> float:
+    from ibench.judge.executors import executor_class
+
+    try:
+        return float(executor_class(language).time_factor)
+    except ValueError:
+        return 1.0
+
+
+def assistant_turn(final_text: str) -> str:
+    """What a round's answer contributes to the conversation: its final text, reasoning left out
+    (as chat templates of reasoning models do with earlier turns)."""
+    return final_text.strip() or "(no answer: the response ended before a final answer)"
+
+
+def _block(text: str) -> str:
+    fence = "```"
+    while fence in text:
+        fence += "`"
+    return f"{fence}\n{text.rstrip()}\n{fence}"
+
+
+def _head_tail(text: str, limit: int) -> str:
+    return _cut_middle(text.strip(), limit)
+
+
+def _cut_middle(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    marker = f"\n[… {len(text) - limit} characters cut …]\n"
+    keep = max(0, limit - len(marker))
+    head = keep * 2 // 3
+    return text[:head] + marker + text[len(text) - (keep - head):]
+
+
+def _num(v: Any) -> str:
+    try:
+        return f"{float(v):.0f}"
+    except (TypeError, ValueError):
+        return "?"
+
+
+def _kb_to_mb(v: Any) -> str:
+    try:
+        return f"{float(v) / 1024:.1f}"
+    except (TypeError, ValueError):
+        return "?"
