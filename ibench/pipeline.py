@@ -34,7 +34,7 @@ from typing import Any, Callable
 from ibench.generate.base import Backend, Completion, GenerationRequest, SamplingSettings, stable_seed
 from ibench.generate.extract import NO_CODE, extract_code, split_reasoning
 from ibench.generate.feedback import FeedbackSettings, assistant_turn
-from ibench.generate.prompt import PromptTemplate, language_info
+from ibench.generate.prompt import PromptTemplate
 from ibench.judge.diagnostics import first_error_line
 from ibench.judge.results import CompileInfo, SampleResult
 from ibench.judge.settings import JudgeSettings
@@ -309,7 +309,6 @@ class Pipeline:
         requests, to_judge = [], []
         parents: dict[tuple[str, int], str] = {}
         reused_s = reused_v = stopped = 0
-        fence = language_info(self.language).fence
         for task in self.tasks:
             n = self.backend.samples_per_task(task, self.sampling.n)
             fp = self._task_fp(task.problem_id)
@@ -349,7 +348,7 @@ class Pipeline:
                     result = json.loads(verdict["result_json"] or "{}")
                     messages.append({"role": "assistant", "content": assistant_turn(final)})
                     messages.append({"role": "user", "content": self.feedback.render(
-                        task, self.language, fence, verdict["verdict"], result, r)})
+                        task, self.language, verdict["verdict"], result, r)})
                 requests.append(GenerationRequest(
                     task=task, messages=messages, indices=[i], round=round_,
                     seed=stable_seed(self.sampling.seed, task.problem_id, "round", round_)))

@@ -65,12 +65,15 @@ class FeedbackSettings:
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
     # -- the feedback turn ------------------------------------------------------------------------
-    def render(self, task: Task, language: str, fence: str, verdict: str, result: dict[str, Any],
-               round_: int) -> str:
-        """The user turn that follows a failed answer: ``verdict`` and the judge's full result
-        (``SampleResult.to_dict(full=True)``) of round ``round_``."""
+    def render(self, task: Task, language: str, verdict: str, result: dict[str, Any], round_: int) -> str:
+        """The user turn that follows a failed answer in ``language`` (a judge language, e.g.
+        ``cpp``): ``verdict`` and the judge's full result (``SampleResult.to_dict(full=True)``)
+        of round ``round_``."""
+        from ibench.generate.prompt import language_info
+
+        lang = language_info(language)
         details = self.details(task, verdict, result, _time_factor(language))
-        values = {"feedback": details, "verdict": verdict, "language": language, "fence": fence,
+        values = {"feedback": details, "verdict": verdict, "language": lang.name, "fence": lang.fence,
                   "round": round_, "next_round": round_ + 1}
         text = re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
                       self.template).strip()

@@ -3,7 +3,10 @@
 It is the harness self-check and the no-GPU, no-network default: sample ``i`` of a task is its
 ``i``-th known solution (sorted by file name), accepted and known-bad alike, wrapped in a fenced
 block exactly as a model would answer, so the same extraction and judging paths run. The
-expected verdicts in ``solutions/expected.json`` then predict every metric of the run.
+expected verdicts in ``solutions/expected.json`` then predict every metric of the run. With
+refinement rounds (``sampling.refine_rounds``) a sample's later rounds replay the next known
+solutions, bad ones first (:meth:`ReferenceBackend.solution_for`), so the loop runs end to end
+without a model and refine@k is predicted by the labels too.
 """
 
 from __future__ import annotations
@@ -23,24 +26,38 @@ _FENCE = {"cpp": "cpp", "python": "python", "java": "java", "go": "go"}
 
 class ReferenceBackend(Backend):
     def __init__(self, name: str = "reference", language: str = "cpp", repeat_to_n: bool = False,
-                 **_: object) -> None:
+                 variant: str = "interactive", **_: object) -> None:
         self.name = name
         self.language = language
+        # interactive | batch: the known solutions replayed are those of the run's variant
+        # (expected.json "variant"; InteractBench C.1)
+        self.variant = variant
         # False: one sample per known solution (n varies by task). True: cycle through the
         # solutions until the sampling config's n is reached.
         self.repeat_to_n = repeat_to_n
 
     def solutions(self, task: Task) -> list[KnownSolution]:
         exts = _EXTENSIONS.get(self.language, ())
-        return sorted((s for s in task.solutions if s.path.suffix in exts), key=lambda s: s.path.name)
+        variant = getattr(self, "variant", "interactive")
+        return sorted((s for s in task.solutions if s.path.suffix in exts and getattr(s, "variant", "interactive") == variant),
+                      key=lambda s: s.path.name)
 
     def samples_per_task(self, task: Task, n: int) -> int:
         count = len(self.solutions(task))
         return (n if count else 0) if self.repeat_to_n else count
 
-    def solution_for(self, task: Task, index: int) -> KnownSolution:
+    def solution_for(self, task: Task, index: int, round_: int = 1) -> KnownSolution:
+        """Sample ``index``'s answer in refinement round ``round_``. Round 1: the ``index``-th
+        solution by file name. Each later round moves one step along the solutions in a fixed
+        order, known-bad ones first (then by file name), cycling: a sample that starts on a bad
+        solution is answered with the next bad ones and reaches the accepted ones, so
+        refine@k follows from the labels alone."""
         sols = self.solutions(task)
-        return sols[index % len(sols)]
+        first = sols[index % len(sols)]
+        if round_ <= 1:
+            return first
+        order = sorted(sols, key=lambda s: (s.accepted, s.path.name))
+        return order[(order.index(first) + round_ - 1) % len(order)]
 
     def task_fingerprint(self, task: Task) -> str:
         # Adding, removing or editing a known solution re-keys that task's samples (indices shift).
@@ -54,7 +71,7 @@ class ReferenceBackend(Backend):
         for req in requests:
             for index in req.indices:
                 start = time.perf_counter()
-                sol = self.solution_for(req.task, index)
+                sol = self.solution_for(req.task, index, req.round)
                 code = sol.path.read_text(encoding="utf-8", errors="replace")
                 fence = _FENCE.get(self.language, self.language)
                 yield Completion(
@@ -70,4 +87,7 @@ class ReferenceBackend(Backend):
                 )
 
     def identity(self) -> dict:
-        return {**super().identity(), "language": self.language, "repeat_to_n": self.repeat_to_n}
+        out = {**super().identity(), "language": self.language, "repeat_to_n": self.repeat_to_n}
+        if getattr(self, "variant", "interactive") != "interactive":  # interactive runs keep their keys
+            out["variant"] = self.variant
+        return out

@@ -131,7 +131,8 @@ class RunSummary:
                    failure_counts=dict(d.get("failure_counts", {})),
                    failure_composition=dict(d.get("failure_composition", {})), n_failed=int(d.get("n_failed", 0)),
                    tasks=tasks, confidence=float(d.get("confidence", 0.95)), bootstrap=int(d.get("bootstrap", 1000)),
-                   warnings=list(d.get("warnings", [])), meta=dict(d.get("meta", {})))
+                   warnings=list(d.get("warnings", [])), meta=dict(d.get("meta", {})),
+                   refine=[dict(r) for r in d.get("refine", [])])
 
 
 def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskStats:

@@ -75,10 +75,11 @@ class RunResults:
                .join(fails, on=["sample_id", "judge_key"], how="left")
                .with_columns(pl.col("result_json").map_elements(_compile_message, return_dtype=pl.String)
                              .alias("compile_message"))
-               .select("task_id", "sample_index", "verdict", "score", "message", "failing_case",
+               .with_columns(pl.col("round").fill_null(1))
+               .select("task_id", "sample_index", "round", "verdict", "score", "message", "failing_case",
                        "solver_to_judge_tail", "judge_to_solver_tail", "compile_message", "code", "source",
                        "finish_reason", "completion_tokens", "n_cases", "n_failed_cases", "sample_id")
-               .sort("task_id", "sample_index"))
+               .sort("task_id", "sample_index", "round"))
         return out
 
 

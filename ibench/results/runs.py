@@ -224,8 +224,9 @@ def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -
 
 # -- sample -------------------------------------------------------------------------------------------
 def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | None = None,
-           tail_chars: int = 600) -> dict[str, Any]:
-    """Print one sample of a run; returns what was printed as a dict (tests, scripting)."""
+           tail_chars: int = 600, round_: int | None = None) -> dict[str, Any]:
+    """Print one sample of a run — with refinement rounds, round ``round_`` of it (default: its
+    last); returns what was printed as a dict (tests, scripting)."""
     from rich.syntax import Syntax
 
     import polars as pl
@@ -240,10 +241,15 @@ def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | No
     if task not in tasks:
         raise ReportError(f"task {task!r} has no sample in {run_dir}; tasks: {', '.join(tasks) or 'none'}")
     srows = s.filter(pl.col("task_id") == task).sort("sample_index")
-    indices = srows["sample_index"].to_list()
+    indices = sorted(set(srows["sample_index"].to_list()))
     if index not in indices:
         raise ReportError(f"{task} has no sample {index}; samples: {', '.join(map(str, indices))}")
-    srow = srows.filter(pl.col("sample_index") == index).row(0, named=True)
+    chain = srows.filter(pl.col("sample_index") == index).with_columns(pl.col("round").fill_null(1)).sort("round")
+    rounds = chain["round"].to_list()
+    want = rounds[-1] if round_ is None else round_
+    if want not in rounds:
+        raise ReportError(f"{task} sample {index} has no round {want}; rounds: {', '.join(map(str, rounds))}")
+    srow = chain.filter(pl.col("round") == want).row(0, named=True)
     vrows = v.filter(pl.col("sample_id") == srow["sample_id"])
     vrow = vrows.row(0, named=True) if vrows.height else None
     result = json.loads(vrow["result_json"]) if vrow else {}
@@ -252,7 +258,8 @@ def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | No
 
     verdict = vrow["verdict"] if vrow else "(not judged yet)"
     colour = "green" if verdict == "OK" else "red"
-    console.print(f"[bold]{escape(task)}[/bold] sample {index} of {len(indices)}  verdict: [bold {colour}]"
+    where = f" round {want} of {len(rounds)}" if len(rounds) > 1 else ""
+    console.print(f"[bold]{escape(task)}[/bold] sample {index} of {len(indices)}{where}  verdict: [bold {colour}]"
                   f"{escape(verdict)}[/]" + (f"  score: {vrow['score']:g}" if vrow and vrow["score"] is not None else "")
                   + (f"   ({escape(vrow['message'])})" if vrow and vrow["message"] else ""), highlight=False)
     details = [f"model: {srow['model']}", f"finish: {srow['finish_reason']}", f"tokens: {srow['completion_tokens']}"]
@@ -311,6 +318,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("run", help="a run folder")
     p.add_argument("task", help="task id")
     p.add_argument("index", nargs="?", type=int, default=0, help="sample index (default 0)")
+    p.add_argument("--round", type=int, default=None, dest="round_",
+                   help="refinement round of the sample (default: its last)")
     sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.results sweep -h)", add_help=False)
     sub.add_parser("study", help="the paper's studies: time splits, language x prompt, few-shot/refinement "
                                  "(python -m ibench.results study -h)", add_help=False)
@@ -332,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ReportError("compare needs at least two runs")
             compare(args.runs, args.out, args.bootstrap, args.confidence)
         elif args.cmd == "sample":
-            sample(args.run, args.task, args.index)
+            sample(args.run, args.task, args.index, round_=args.round_)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
