@@ -13,6 +13,13 @@ Placeholders available to a template: ``{statement}``, ``{language}`` (display n
 ``{fence}`` (the code-fence tag), ``{flush}`` (the language's flush idiom), ``{problem_id}``,
 ``{time_limit_ms}``, ``{memory_limit_mb}``, ``{io_template}`` (the skeleton of the language);
 in ``example_answer``: ``{code}`` and ``{fence}``.
+
+The batch variant (``bench.variant=batch``, InteractBench C.1): a stdio-interactive task is shown
+``interactive_upfront`` instead of ``interactive`` — the program first receives the complete
+hidden test data on stdin, then interacts as the statement says. Its extra placeholders:
+``{hidden_example}`` (the task's first case file by name, cut to ``HIDDEN_EXAMPLE_BYTES`` with a
+visible marker) and ``{hidden_format}`` (meta.json ``hidden_input_format``, else a generic
+sentence). Few-shot examples then come from the known solutions of the same variant.
 """
 
 from __future__ import annotations
@@ -44,6 +51,10 @@ LANGUAGES: dict[str, LanguageInfo] = {
 
 IO_PLACEHOLDER = "{io_template}"
 
+HIDDEN_EXAMPLE_BYTES = 2000  # of the first case file shown by the batch variant's prompt
+GENERIC_HIDDEN_FORMAT = ("the judge's own input file for this test, byte for byte: the hidden parameters and data "
+                         "the statement says the judge holds, as whitespace-separated tokens (see the example)")
+
 
 def language_info(language: str) -> LanguageInfo:
     return LANGUAGES.get(language, LanguageInfo(language, language, "flush stdout after every query"))
@@ -58,9 +69,13 @@ class Example:
     statement: str
     code: str
     task: Task = field(repr=False, compare=False)
+    variant: str = "interactive"  # the known solutions it was drawn from
 
     def digest(self) -> str:
-        return hashlib.sha256(json.dumps([self.task_id, self.solution, self.statement, self.code]).encode()).hexdigest()[:16]
+        parts = [self.task_id, self.solution, self.statement, self.code]
+        if self.variant != "interactive":  # interactive examples hash as they always did
+            parts.append(self.variant)
+        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
 
     def record(self) -> dict:
         return {"task_id": self.task_id, "solution": self.solution, "digest": self.digest()}
@@ -85,6 +100,10 @@ class PromptTemplate:
     example_pool: Optional[str] = None  # folder of tasks to draw examples from (null: bench.tasks_dir)
     # -- I/O template: language -> interactive skeleton, filled into {io_template}
     io_templates: dict[str, str] = field(default_factory=dict)
+    # -- the batch variant (InteractBench C.1): interactive | batch (conf: ${bench.variant}); with
+    # batch, stdio-interactive tasks get interactive_upfront (the hidden data comes first on stdin)
+    variant: str = "interactive"
+    interactive_upfront: str = ""
 
     def __post_init__(self) -> None:
         self._pool: list[Task] = []
@@ -100,16 +119,25 @@ class PromptTemplate:
         when a few-shot prompt has no other task to show."""
         if self.examples <= 0:
             return None
-        ex = choose_example(task, getattr(self, "_pool", []), language, self.example_ids)
+        variant = self.variant if self.upfront(task) else "interactive"
+        ex = choose_example(task, getattr(self, "_pool", []), language, self.example_ids, variant=variant)
         if ex is None:
+            of_variant = f" for the {variant} variant" if variant != "interactive" else ""
             raise PromptError(f"prompt.examples: no task other than {task.problem_id!r} in the example pool has an "
-                              f"accepted {language} solution of the same kind "
+                              f"accepted {language} solution{of_variant} of the same kind "
                               f"({'batch' if task.kind is TaskKind.BATCH else 'interactive'}) to show as the "
                               "solved example; add one, or set prompt.example_pool to a folder that has one")
         return ex
 
     # -- rendering ----------------------------------------------------------------------------------
+    def upfront(self, task: Task) -> bool:
+        """Does ``task`` get the batch variant's wording (hidden data first on stdin)? Only
+        stdio-interactive tasks: batch tasks have no interaction, grader-linked ones no stdin."""
+        return self.variant == "batch" and task.kind is TaskKind.INTERACTIVE and not task.grader_files
+
     def template_for(self, task: Task) -> str:
+        if self.upfront(task):
+            return self.interactive_upfront
         return self.batch if task.kind is TaskKind.BATCH else self.interactive
 
     def problems(self, language: str) -> list[str]:
@@ -117,7 +145,13 @@ class PromptTemplate:
         out = []
         if self.examples not in (0, 1):
             out.append(f"prompt.examples: {self.examples!r}; expected 0 (zero-shot) or 1 solved example")
-        uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch))
+        if self.variant not in ("interactive", "batch"):
+            out.append(f"bench.variant: {self.variant!r} (prompt.variant); expected interactive or batch")
+        elif self.variant == "batch" and not self.interactive_upfront.strip():
+            out.append(f"prompt.interactive_upfront: empty, but bench.variant=batch needs it (prompt={self.name}); "
+                       "set it in conf/prompt/zero_shot.yaml or this prompt's config")
+        uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch,
+                                                    self.interactive_upfront if self.variant == "batch" else ""))
         if uses_io and not (self.io_templates.get(language) or "").strip():
             have = ", ".join(sorted(self.io_templates)) or "none"
             out.append(f"prompt.io_templates: no I/O template for bench.language={language} (prompt={self.name} "
@@ -126,7 +160,10 @@ class PromptTemplate:
 
     def _values(self, task: Task, language: str) -> dict:
         lang = language_info(language)
-        return {
+        extra = {}
+        if self.upfront(task):
+            extra = {"hidden_example": hidden_example(task), "hidden_format": hidden_format(task)}
+        return {**extra,
             "statement": task.statement().strip(),
             "language": lang.name,
             "fence": lang.fence,
@@ -176,26 +213,53 @@ class PromptTemplate:
             extra["examples"] = [self.examples, self.example_answer, self.example_ids]
         if self.io_templates:
             extra["io_templates"] = dict(sorted(self.io_templates.items()))
+        if self.variant != "interactive":  # the interactive variant hashes as it always did
+            extra["variant"] = [self.variant, self.interactive_upfront, HIDDEN_EXAMPLE_BYTES, GENERIC_HIDDEN_FORMAT]
         if extra:
             parts.append(extra)
         blob = json.dumps(parts, ensure_ascii=False, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
-def _accepted(task: Task, language: str) -> list:
+def hidden_example(task: Task, limit: int = HIDDEN_EXAMPLE_BYTES) -> str:
+    """The batch variant's example of the hidden data: the task's first case file by name, as
+    text, cut at a line end within ``limit`` bytes with a visible marker. Its content only: the
+    prompt never names a path of the task folder."""
+    cases = sorted(task.cases, key=lambda c: c.name)
+    if not cases:
+        return "(this task ships no case file)"
+    data = cases[0].input_path.read_bytes()
+    if len(data) <= limit:
+        return data.decode("utf-8", "replace").rstrip("\n")
+    cut = data[:limit]
+    if b"\n" in cut:
+        cut = cut[: cut.rindex(b"\n")]
+    return (cut.decode("utf-8", "replace").rstrip("\n") +
+            f"\n[... cut here: {len(data) - len(cut)} more bytes of this test are not shown ...]")
+
+
+def hidden_format(task: Task) -> str:
+    """The layout of the hidden data: the task card's ``hidden_input_format``, else generic."""
+    text = task.meta.get("hidden_input_format") if isinstance(task.meta, dict) else None
+    return str(text).strip() if isinstance(text, str) and text.strip() else GENERIC_HIDDEN_FORMAT
+
+
+def _accepted(task: Task, language: str, variant: str = "interactive") -> list:
     from ibench.tasks.checks import SOLUTION_LANGUAGES
 
-    return sorted((s for s in task.solutions if s.accepted and SOLUTION_LANGUAGES.get(s.path.suffix) == language),
+    return sorted((s for s in task.solutions if s.accepted and SOLUTION_LANGUAGES.get(s.path.suffix) == language
+                   and getattr(s, "variant", "interactive") == variant),
                   key=lambda s: s.path.name)
 
 
 def choose_example(task: Task, pool: Iterable[Task], language: str,
-                   prefer: Optional[Iterable[str]] = None) -> Example | None:
+                   prefer: Optional[Iterable[str]] = None, variant: str = "interactive") -> Example | None:
     """The solved example for ``task``: a task of the pool other than ``task`` (by id *and* by
     folder), of the same kind (batch for batch, stdio-interactive for interactive and grader
     tasks), with an accepted solution in ``language``. The first of ``prefer`` that qualifies,
     else the candidate picked by a hash of the task id over the sorted candidates; its first
-    accepted solution by file name. None when no task qualifies."""
+    accepted solution by file name (of the known solutions of ``variant``: the batch variant's
+    examples read the hidden data first). None when no task qualifies."""
     want_batch = task.kind is TaskKind.BATCH
     candidates: dict[str, Task] = {}
     for t in pool:
@@ -203,7 +267,7 @@ def choose_example(task: Task, pool: Iterable[Task], language: str,
             continue
         if (t.kind is TaskKind.BATCH) != want_batch or t.kind is TaskKind.GRADER or t.grader_files:
             continue
-        if _accepted(t, language):
+        if _accepted(t, language, variant):
             candidates.setdefault(t.problem_id, t)
     if not candidates:
         return None
@@ -212,9 +276,9 @@ def choose_example(task: Task, pool: Iterable[Task], language: str,
         ids = sorted(candidates)
         h = int.from_bytes(hashlib.sha256(task.problem_id.encode()).digest()[:8], "big")
         chosen = candidates[ids[h % len(ids)]]
-    sol = _accepted(chosen, language)[0]
+    sol = _accepted(chosen, language, variant)[0]
     return Example(task_id=chosen.problem_id, solution=sol.path.name, statement=chosen.statement().strip(),
-                   code=sol.path.read_text(encoding="utf-8", errors="replace"), task=chosen)
+                   code=sol.path.read_text(encoding="utf-8", errors="replace"), task=chosen, variant=variant)
 
 
 def _fill(template: str, values: dict) -> str:

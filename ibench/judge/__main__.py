@@ -1,4 +1,4 @@
-"""`python -m ibench.judge TASK_DIR SOLUTION_FILE [--json] [--all-cases] [--language L]`
+"""`python -m ibench.judge TASK_DIR SOLUTION_FILE [--json] [--all-cases] [--language L] [--variant V]`
 
 The language follows the solution's extension (.cpp/.cc/.cxx C++, .py Python 3); a file with no
 extension or .txt is taken as C++.
@@ -29,6 +29,8 @@ def _settings(args: argparse.Namespace) -> JudgeSettings:
         s.testlib_header = args.testlib
     if args.cases is not None:
         s.non_adaptive_cases = s.adaptive_cases = args.cases
+    if args.variant:
+        s.variant = args.variant
     return s
 
 
@@ -90,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-cases", action="store_true", help="run every case instead of stopping at the first failure")
     ap.add_argument("--cases", type=int, default=None, help="run only the first N cases of each interactive pool")
     ap.add_argument("--isolation", choices=("auto", "root", "userns", "rlimit"), default=None)
+    ap.add_argument("--variant", choices=("interactive", "batch"), default=None,
+                    help="batch: the solver first reads the hidden case on stdin (InteractBench C.1)")
     ap.add_argument("--testlib", default=None, help="path to an official testlib.h to use instead of ibench's")
     ap.add_argument("--language", default=None, help=f"one of {', '.join(EXECUTORS)} (default: from the extension)")
     args = ap.parse_args(argv)

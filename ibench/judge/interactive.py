@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..tasks.model import Case, Task
+from ..tasks.model import Case, Task, TaskKind
 from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
@@ -64,6 +64,12 @@ def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -
     return Limits(cpu, task.memory_limit_mb * 1024, int(wall))
 
 
+def prefills(task: Task, settings: JudgeSettings) -> bool:
+    """The batch variant (InteractBench C.1): a stdio-interactive task's solver first reads the
+    hidden case on stdin, then interacts as usual. Grader-linked tasks are never given it."""
+    return settings.variant == "batch" and task.kind is TaskKind.INTERACTIVE and not task.grader_files
+
+
 class InteractiveGrader:
     def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
         self.settings = settings
@@ -79,7 +85,7 @@ class InteractiveGrader:
             f.unlink(missing_ok=True)
         req = RunRequest(
             solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
-            interactor=interactor, case=case.input_path,
+            interactor=interactor, case=case.input_path, prefill=case.input_path if prefills(task, self.settings) else None,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
             interactor_args=["/dev/fd/3", str(tout)],

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+VARIANTS = ("interactive", "batch")  # judge.variant / bench.variant
+
 
 @dataclass
 class JudgeSettings:
@@ -34,6 +36,10 @@ class JudgeSettings:
     isolation: str = "auto"  # auto | root | userns | rlimit  (auto picks the strongest the host offers)
     require_isolation: bool = False  # refuse to judge where no allowlist box builds (rlimit mode)
 
+    # The study variant (InteractBench C.1): "batch" gives a stdio-interactive task's solver the
+    # hidden case on stdin before the interaction (the same interactor still judges the answer)
+    variant: str = "interactive"  # interactive | batch
+
     # Interactive case pools (SPEC §2): how many of each pool to run; None = all
     non_adaptive_cases: int | None = None
     adaptive_cases: int | None = None
@@ -44,6 +50,8 @@ class JudgeSettings:
         out = []
         if self.isolation not in ("auto", "root", "userns", "rlimit"):
             out.append(f"judge.isolation: {self.isolation!r}; expected auto, root, userns or rlimit")
+        if self.variant not in VARIANTS:
+            out.append(f"judge.variant: {self.variant!r}; expected interactive or batch (set it as bench.variant)")
         for name in ("compile_timeout_s", "wall_factor", "wall_hard_factor", "interactor_cpu_s"):
             if not getattr(self, name) > 0:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected a positive number")

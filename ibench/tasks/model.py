@@ -61,6 +61,9 @@ class KnownSolution:
     # The label under the default early exit (the first failing case decides), where it differs
     # from ``expected`` (the most severe over all failing cases).
     expected_early_exit: str | None = None
+    # The study variant it is judged under (expected.json "variant"): "interactive" (the task as
+    # stated) or "batch" (InteractBench C.1: it reads the hidden case on stdin first)
+    variant: str = "interactive"
 
     @property
     def accepted(self) -> bool:

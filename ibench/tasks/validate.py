@@ -218,6 +218,10 @@ def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
     """Judge one known solution with all_cases=True: every case runs, so a probe's label is the
     most severe over all its failing cases (SPEC §4), not whichever failing case came first."""
     task, sol = job.task, job.solution
+    # A batch-variant solution (InteractBench C.1) is judged as that variant runs it: the hidden
+    # case on its stdin first; every other one exactly as before.
+    if sol.variant != settings.variant:
+        settings = dataclasses.replace(settings, variant=sol.variant)
     source = sol.path.read_text(encoding="utf-8")
     language = solution_language(sol.path)
     judge = _judge(settings, all_cases=True)

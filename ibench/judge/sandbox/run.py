@@ -57,6 +57,9 @@ class RunRequest:
     interactor_args: list[str] = field(default_factory=list)
     interactor_env: list[str] = field(default_factory=list)
     case: Path | None = None  # opened as the interactor's fd 3
+    # Interactive: a file whose bytes reach the solver's stdin before anything the interactor
+    # writes (the batch variant: the hidden case, given up front)
+    prefill: Path | None = None
     grace_ms: int = 1000
     wall_hard_ms: int | None = None  # how long a still-runnable solver may outlive wall_ms
     nproc: int = 16
@@ -107,6 +110,8 @@ class RunReport:
     solver_exiting_at_interactor_exit: bool | None = None  # had the solver begun to exit by then?
     setup_error: str = ""
     sandbox: str = ""
+    prefill: str = ""  # with a prefill: "direct" (written into the pipe) or "relay" (too big for it)
+    prefill_bytes: int | None = None
     solver_stderr_tail: str = ""  # filled in by the grader (where the run's stderr went)
 
     @property
@@ -160,6 +165,8 @@ def parse_report(text: str, sandbox: str) -> RunReport:
                                            if "solver_exiting_at_interactor_exit" in kv else None),
         setup_error=kv.get("setup_error", ""),
         sandbox=sandbox,
+        prefill=kv.get("prefill", ""),
+        prefill_bytes=opt_int("prefill_bytes"),
     )
 
 
@@ -277,6 +284,8 @@ class Sandbox:
             args += ["--interactor", _abs(req.interactor), "--interactor-dir", _abs(slot.work)]
             if req.case is not None:
                 args += ["--case", _abs(req.case)]
+            if req.prefill is not None:
+                args += ["--prefill", _abs(req.prefill)]
             for a in req.interactor_args:
                 args += ["--iarg", a]
             for e in req.interactor_env:

@@ -28,6 +28,13 @@
  * ends every process of the box.
  * Every descendant ends with the case: the supervisor is a child subreaper and kills what is
  * left of the solver's process group, its cgroup and its own children before it exits.
+ *
+ * --prefill FILE (interactive runs; the batch variant): the file's bytes reach the solver's stdin
+ * before anything the interactor writes. When they fit, the supervisor enlarges the solver's
+ * stdin pipe (F_SETPIPE_SZ, up to fs/pipe-max-size, keeping a default pipe's room for the
+ * interactor on top) and writes them into it before anything is spawned; otherwise a relay child
+ * of the supervisor (outside the box and the slot's cgroups) writes them and then splices the
+ * interactor's output on, closing the solver's stdin when that output ends.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -76,6 +83,7 @@ struct options {
     const char *inter_dir;
     const char *inter_stderr;
     const char *case_path;      /* opened as fd 3 of the interactor */
+    const char *prefill;        /* interactive: bytes the solver reads before the interactor's */
     const char *inter_args[MAX_LIST];
     int n_inter_args;
     const char *inter_env[MAX_LIST];
@@ -828,6 +836,95 @@ static pid_t spawn_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int err
     return -1;
 }
 
+/* ---- prefill (the batch variant): data the solver reads before the interaction ---- */
+
+/* Room the interactor keeps in the solver's stdin pipe on top of the prefill: a default pipe's. */
+#define PREFILL_ROOM 65536
+
+static long pipe_max_size(void) {
+    char buf[64];
+    long v = 0;
+    if (read_file("/proc/sys/fs", "pipe-max-size", buf, sizeof buf) == 0) v = atol(buf);
+    return v > 0 ? v : 1048576;
+}
+
+/* Write what fits of the prefill into the (still empty) solver's stdin pipe without blocking,
+ * after enlarging it where the kernel grants that. Returns the bytes written. */
+static long long prefill_direct(int pipe_w, int file_fd, long long size) {
+    if (size <= 0) return 0;
+    long long want = size + PREFILL_ROOM;
+    if (want > pipe_max_size()) return 0;  /* does not fit: the relay writes all of it */
+    int got = fcntl(pipe_w, F_SETPIPE_SZ, (int)want);
+    if (got < want) return 0;  /* not granted (a user's pipe pages are spent): the relay */
+    int fl = fcntl(pipe_w, F_GETFL);
+    fcntl(pipe_w, F_SETFL, fl | O_NONBLOCK);
+    long long done = 0;
+    char buf[1 << 16];
+    while (done < size) {
+        ssize_t n = pread(file_fd, buf, sizeof buf, (off_t)done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        ssize_t w = write(pipe_w, buf, (size_t)n);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        done += w;
+        if (w < n) break;  /* full after all: the relay writes the rest */
+    }
+    fcntl(pipe_w, F_SETFL, fl);  /* the interactor inherits this file description: blocking again */
+    return done;
+}
+
+/* The relay: a child of the supervisor, never in the box or the slot's cgroups. It writes the
+ * prefill from `offset` on, then copies the interactor's output to the solver's stdin until that
+ * output ends (then the solver's stdin closes with it) or the solver is gone (EPIPE). */
+static pid_t spawn_relay(int file_fd, long long offset, int from_inter, int to_solver) {
+    pid_t pid = fork();
+    if (pid < 0) die("fork prefill relay");
+    if (pid > 0) return pid;
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    signal(SIGPIPE, SIG_IGN);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* nothing but its three descriptors: a copy of another end would hide an EOF */
+    for (int fd = 0; fd < 1024; fd++)
+        if (fd != file_fd && fd != from_inter && fd != to_solver) close(fd);
+    static char buf[1 << 16];
+    long long off = offset;
+    for (;;) {
+        ssize_t n = pread(file_fd, buf, sizeof buf, (off_t)off);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        for (ssize_t w = 0; w < n;) {
+            ssize_t k = write(to_solver, buf + w, (size_t)(n - w));
+            if (k < 0 && errno == EINTR) continue;
+            if (k <= 0) _exit(0);  /* the solver is gone */
+            w += k;
+        }
+        off += n;
+    }
+    close(file_fd);
+    int use_splice = 1;
+    for (;;) {
+        ssize_t n;
+        if (use_splice) {
+            n = splice(from_inter, NULL, to_solver, NULL, sizeof buf, SPLICE_F_MOVE);
+            if (n < 0 && errno == EINVAL) { use_splice = 0; continue; }
+        } else {
+            n = read(from_inter, buf, sizeof buf);
+            for (ssize_t w = 0; n > 0 && w < n;) {
+                ssize_t k = write(to_solver, buf + w, (size_t)(n - w));
+                if (k < 0 && errno == EINTR) continue;
+                if (k <= 0) _exit(0);
+                w += k;
+            }
+        }
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;  /* the interactor's output ended (or the solver is gone) */
+    }
+    _exit(0);
+}
+
 static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, int errpipe) {
     pid_t pid = fork();
     if (pid < 0) die("fork interactor");
@@ -1154,6 +1251,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--interactor-dir")) opt.inter_dir = v;
         else if (ARG("--interactor-stderr")) opt.inter_stderr = v;
         else if (ARG("--case")) opt.case_path = v;
+        else if (ARG("--prefill")) opt.prefill = v;
         else if (ARG("--iarg")) { if (opt.n_inter_args < MAX_LIST) opt.inter_args[opt.n_inter_args++] = v; }
         else if (ARG("--ienv")) { if (opt.n_inter_env < MAX_LIST) opt.inter_env[opt.n_inter_env++] = v; }
         else if (ARG("--argv0")) opt.argv0 = v;
@@ -1264,6 +1362,9 @@ static int run_case(int argc, char **argv) {
     if (s_err < 0) die("open solver stderr");
 
     struct proc sol = {0}, itr = {0};
+    long long prefill_bytes = 0;
+    const char *prefill_how = NULL;
+    pid_t relay_pid = 0;
     long start = now_us();
     long deadline = start + opt.wall_ms * 1000;
 
@@ -1275,9 +1376,30 @@ static int run_case(int argc, char **argv) {
         int i_err = open(opt.inter_stderr ? opt.inter_stderr : "/dev/null",
                          O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (i_err < 0) die("open interactor stderr");
+        int inter_out = to_solver[1];  /* where the interactor writes */
+        if (opt.prefill) {
+            /* Before anything is spawned: the prefill comes first on the solver's stdin. */
+            int pf = open(opt.prefill, O_RDONLY | O_CLOEXEC);
+            struct stat pst;
+            if (pf < 0) die("open prefill");
+            if (fstat(pf, &pst) < 0 || !S_ISREG(pst.st_mode)) { errno = EINVAL; die("prefill is not a regular file"); }
+            prefill_bytes = (long long)pst.st_size;
+            long long done = prefill_direct(to_solver[1], pf, prefill_bytes);
+            prefill_how = "direct";
+            if (done < prefill_bytes) {
+                int rp[2];
+                if (pipe2(rp, O_CLOEXEC) < 0) die("pipe");
+                relay_pid = spawn_relay(pf, done, rp[0], to_solver[1]);
+                close(rp[0]);
+                inter_out = rp[1];
+                prefill_how = "relay";
+            }
+            close(pf);
+        }
         /* Interactor first: it logs its query limit before its first read, and the solver's
          * first write then finds a reader. */
-        itr.pid = spawn_interactor(to_inter[0], to_solver[1], i_err, case_fd, errpipe[1]);
+        itr.pid = spawn_interactor(to_inter[0], inter_out, i_err, case_fd, errpipe[1]);
+        if (inter_out != to_solver[1]) close(inter_out);
         sol.pid = use_zy ? zygote_case(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1])
                          : spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(to_inter[0]); close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
@@ -1329,6 +1451,7 @@ static int run_case(int argc, char **argv) {
                 struct rusage ru;
                 pid_t p = wait4(-1, &st, WNOHANG, &ru);
                 if (p <= 0) break;
+                if (p == relay_pid) relay_pid = 0;  /* reaped: its pid is no longer ours to kill */
                 if (p == sol.pid && opt.box) init_reaped = 1;
                 if (p == sol.pid && sol.done) continue;  /* the box's init, after its record */
                 struct proc *which = p == sol.pid ? &sol : (itr.pid && p == itr.pid) ? &itr : NULL;
@@ -1437,6 +1560,7 @@ static int run_case(int argc, char **argv) {
         kill_group(sol.pid);
     }
     if (itr.pid) kill_group(itr.pid);
+    if (relay_pid > 0) kill(relay_pid, SIGKILL);  /* reaped below with every other child */
     if (zy.pid <= 0) {
         kill_cgroup(opt.cg_pids ? opt.cg_pids : opt.cg_v2);
         kill_cgroup(opt.cg_mem);
@@ -1496,6 +1620,7 @@ static int run_case(int argc, char **argv) {
     if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
     if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
+    if (prefill_how) printf("prefill=%s\nprefill_bytes=%lld\n", prefill_how, prefill_bytes);
     if (sol_cpu_at_inter_exit >= 0) printf("solver_cpu_at_interactor_exit_us=%lld\n", sol_cpu_at_inter_exit);
     if (itr.pid) {
         print_proc("interactor", &itr);

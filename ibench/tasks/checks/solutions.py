@@ -60,16 +60,26 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
             c.error(path, f"{name}.note", f"{note!r} is not a string; expected a short description")
             note = ""
         early = _entry_verdict(path, name, entry, c, key="expected_early_exit") if "expected_early_exit" in entry else None
-        for key in set(entry) - {"expected", "expected_early_exit", "score", "note"}:
+        variant = entry.get("variant", "interactive")
+        if variant not in ("interactive", "batch"):
+            c.error(path, f"{name}.variant", f"{variant!r}; expected \"interactive\" (the default) or \"batch\" "
+                                             "(judged with the hidden case on stdin first, InteractBench C.1)")
+            variant = None
+        elif variant == "batch" and kind is not TaskKind.INTERACTIVE:
+            c.error(path, f"{name}.variant", "\"batch\" is only for stdio-interactive tasks (the hidden case "
+                                             "reaches the solver's stdin before the interaction)")
+            variant = None
+        for key in set(entry) - {"expected", "expected_early_exit", "score", "note", "variant"}:
             c.warn(path, f"{name}.{key}", "unknown key, ignored")
-        if verdict is not None and file.is_file() and file.suffix in SOLUTION_LANGUAGES:
+        if verdict is not None and variant is not None and file.is_file() and file.suffix in SOLUTION_LANGUAGES:
             solutions.append(KnownSolution(path=file, expected=verdict.value,
                                            score=float(score) if score is not None else None, note=note,
-                                           expected_early_exit=early.value if early is not None else None))
+                                           expected_early_exit=early.value if early is not None else None,
+                                           variant=variant))
     for name in sources:
         if name not in data:
             c.error(path, name, f"solutions/{name} is not listed; expected every solution to have an expected verdict")
-    if solutions and not any(s.accepted for s in solutions):
+    if solutions and not any(s.accepted and s.variant == "interactive" for s in solutions):
         c.warn(path, "", "lists no accepted (OK) solution: nothing shows the task is solvable")
     return tuple(solutions)
 
