@@ -64,6 +64,8 @@ def run_keys(backend: Backend, sampling: SamplingSettings, prompt: PromptTemplat
     # finished run reuse the earlier ones (later rounds carry their own keys, see round_id).
     gen["sampling"].pop("refine_rounds", None)
     jud = asdict(judge)
+    if jud.get("variant") == "interactive":
+        jud.pop("variant")  # the interactive variant keys as it did before the setting existed
     return RunKeys(fingerprint(gen), fingerprint(jud), gen, jud)
 
 
@@ -251,7 +253,7 @@ class Pipeline:
         self.console = console
         self.keys = run_keys(backend, sampling, prompt, language, accept_untagged, judge)
         self.progress = Progress()
-        self.reasoning_format = getattr(backend, "reasoning_format", "think")
+        self.reasoning_format = backend.reasoning_format
         self._fps: dict[str, str] = {}
         self._prompt_info: dict[str, dict] = {}
         self.feedback = feedback or FeedbackSettings()

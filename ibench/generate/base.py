@@ -81,6 +81,9 @@ class Backend(ABC):
 
     #: the model's display name (also part of the resume key)
     name: str = "model"
+    #: how reasoning shows in a response (``think`` blocks, ``harmony`` channels, ``none``):
+    #: code extraction and the answers replayed into refinement rounds leave it out
+    reasoning_format: str = "think"
 
     def setup(self, sampling: SamplingSettings) -> None:  # noqa: B027 - optional hook
         """Acquire resources (clients, Ray actors). Called once before :meth:`generate`."""

@@ -45,9 +45,11 @@ class OpenAIBackend(Backend):
         send_seed: bool = True,
         extra_body: dict[str, Any] | None = None,
         headers: dict[str, str] | None = None,
+        reasoning_format: str = "think",  # how reasoning shows in the content (extract.split_reasoning)
         **_: object,
     ) -> None:
         self.name = name
+        self.reasoning_format = reasoning_format
         self.model = model
         self.base_url = base_url.rstrip("/")
         self.api_key_env = api_key_env

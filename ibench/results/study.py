@@ -97,6 +97,14 @@ class StudyRun:
     ks: list[int]
     refine: list[dict[str, Any]] = field(default_factory=list)  # refine_rounds() rows; [] without rounds
     undated: int = 0
+    refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
+
+    def refine_at(self, k: int, tasks: Sequence[str] | None = None) -> float | None:
+        """refine@k over ``tasks`` (default: all); None when the run did not go to round k."""
+        keep = None if tasks is None else set(tasks)
+        rows = [r for r in self.refine_rows if keep is None or r["task_id"] in keep]
+        at = [x for x in refine_rounds(rows) if x["round"] == k]
+        return at[0]["refine@k"] if at else None
 
     @property
     def setting(self) -> str:
@@ -144,7 +152,8 @@ def _task_dates(summary: dict[str, Any]) -> dict[str, str]:
 
 
 def _rounds(run_dir: Path) -> list[dict[str, Any]]:
-    """The refinement rows of a run's current samples ([] when no sample has a round above 1)."""
+    """One row per judged sample of a run (task, chain, round, verdict) for the refinement
+    tables; [] when no sample has a round above 1."""
     from ibench.results.reader import load
 
     r = load(run_dir)
@@ -166,7 +175,7 @@ def _rounds(run_dir: Path) -> list[dict[str, Any]]:
         if row["sample_id"] in info:
             rnd, chain = info[row["sample_id"]]
             rows.append({"task_id": row["task_id"], "chain": chain, "round": rnd, "verdict": row["verdict"]})
-    return refine_rounds(rows)
+    return rows
 
 
 def load_run(run_dir: Path) -> StudyRun:
@@ -196,11 +205,14 @@ def load_run(run_dir: Path) -> StudyRun:
             except StudyError as e:
                 raise StudyError(f"{summary_path}: tasks[{tid}].date: {e}") from None
     try:
-        refine = _rounds(run_dir)
+        # A run made with refine_rounds=1 in a folder that holds rounds from another run is not
+        # a refinement run: its summary says so (older summaries have no "refine": the store tells).
+        refine_rows = [] if summary.get("refine") == [] else _rounds(run_dir)
     except Exception as exc:  # noqa: BLE001 - a run without a readable store still has its summary
         raise StudyError(f"{run_dir}: cannot read its results store ({exc})") from None
     return StudyRun(run_dir, str(label), str(language), str(prompt), tasks, [int(k) for k in summary.get("ks", [1])],
-                    refine, undated=sum(1 for t in tasks.values() if t.get("date") is None))
+                    refine_rounds(refine_rows), undated=sum(1 for t in tasks.values() if t.get("date") is None),
+                    refine_rows=refine_rows)
 
 
 def names(runs: Sequence[StudyRun]) -> list[str]:
@@ -296,9 +308,8 @@ def mitigation_rows(runs: Sequence[StudyRun], k: int = 5) -> list[dict[str, Any]
                                    f"pass@{k}": _mean(zero, common, k) if zero else None,
                                    f"pass@{k} (few-shot)": _mean(few, common, k) if few else None,
                                    f"refine@{k}": None}
-            if ref is not None:
-                at = [x for x in ref.refine if x["round"] == k] or ref.refine[-1:]
-                row[f"refine@{k}"] = at[0]["refine@k"] if at else None
+            if ref is not None:  # on the common tasks; a run that stopped before round k has none
+                row[f"refine@{k}"] = ref.refine_at(k, common)
             rows.append(row)
     return rows
 

@@ -107,6 +107,20 @@ def test_reference_refinement_follows_the_labels_and_extends_on_resume(ray_sessi
         assert "was not accepted" in messages[3]["content"] and "Verdict:" in messages[5]["content"]
     assert (run_dir / "refine.csv").exists() and (run_dir / "plots" / "refine_rounds.png").exists()
 
+    # The study report: Table 11's shape from the run, and Table 10's row once a plain run of the
+    # same samples exists (refine_rounds=1 on a copy: every first attempt reused, nothing generated).
+    from ibench.results.runs import main
+
+    plain = tmp_path / "plain"
+    shutil.copytree(run_dir, plain)
+    zero, _ = launch(tasks_dir, plain, "sampling.refine_rounds=1", "metrics.ks=[1,3]")
+    assert zero.meta["generated"] == 0 and zero.refine == []
+    assert main(["study", str(run_dir), str(plain), "--out", str(tmp_path / "study"), "--k", "3"]) == 0
+    rounds = pl.read_csv(tmp_path / "study" / "refine_rounds.csv")
+    assert rounds["refine@k"].to_list() == pytest.approx(want)
+    mit = pl.read_csv(tmp_path / "study" / "mitigation.csv").row(0, named=True)
+    assert mit["refine@3"] == pytest.approx(want[2]) and mit["pass@3"] == pytest.approx(zero.overall.pass_at[3])
+
     # One more round on the finished run: only round 4 is generated, nothing is judged twice.
     more, _ = launch(tasks_dir, run_dir, "sampling.refine_rounds=4")
     unsolved_after_3 = v.filter((pl.col("round") == 3) & (pl.col("verdict") != "OK")).height
