@@ -8,16 +8,14 @@ store) → run the pipeline → metrics → report. Every held resource is relea
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import sys
-import threading
 import time
 import uuid
-from contextlib import contextmanager
+from contextlib import nullcontext
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import hydra
 from hydra.utils import instantiate
@@ -26,9 +24,11 @@ from omegaconf import DictConfig, OmegaConf
 from ibench import config as _config  # registers the structured configs
 from ibench.generate.base import Backend, SamplingSettings
 from ibench.generate.prompt import PromptTemplate
+from ibench.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored
 from ibench.judge.executors import executor_class
 from ibench.judge.settings import JudgeSettings
 from ibench.preflight import ConfigError, preflight
+from ibench.progress import ProgressLog
 from ibench.results.metrics import RunSummary, summarize
 from ibench.results.store import RunStore
 
@@ -46,7 +46,9 @@ def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
         settings.non_adaptive_cases = int(cfg.bench.non_adaptive_cases)
     if cfg.bench.adaptive_cases is not None:
         settings.adaptive_cases = int(cfg.bench.adaptive_cases)
-    problems = settings.problems()
+    settings.variant = str(cfg.bench.get("variant", settings.variant))  # one setting: bench.variant
+    problems = [p if not p.startswith("judge.variant:") else
+                f"bench.variant: {settings.variant!r}; expected interactive or batch" for p in settings.problems()]
     try:
         cfg.bench.language = executor_class(cfg.bench.language).language
     except ValueError as e:
@@ -69,84 +71,22 @@ def load_bench(cfg: DictConfig) -> list:
             log.warning("bench.language=%s: left out %d grader-linked task(s) that take C++ only: %s",
                         b.language, len(linked), ", ".join(linked))
             tasks = [t for t in tasks if not t.grader_files]
+    if str(b.get("variant", "interactive")) == "batch":
+        # The batch variant (InteractBench C.1) hands a stdio-interactive task's solver its hidden
+        # case on stdin: batch tasks have no interaction, grader-linked ones no such stdin.
+        from ibench.tasks.model import TaskKind
+
+        other = [t.problem_id for t in tasks if t.kind is not TaskKind.INTERACTIVE or t.grader_files]
+        if other:
+            log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch or "
+                        "grader-linked): %s", len(other), ", ".join(other))
+            tasks = [t for t in tasks if t.kind is TaskKind.INTERACTIVE and not t.grader_files]
     if b.limit is not None:
         tasks = tasks[: int(b.limit)]
     if not tasks:
         raise SystemExit(f"no tasks selected from {b.tasks_dir} (ids={b.ids}, difficulties={b.difficulties}, "
                          f"categories={b.categories})")
     return tasks
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (Slurm sends it before the time limit), raised in the main thread like Ctrl-C."""
-
-    def __init__(self, signum: int = signal.SIGTERM) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-class RunInterrupted(KeyboardInterrupt):
-    """A run stopped by SIGINT / SIGTERM after its results were flushed and W&B finished."""
-
-    def __init__(self, signum: int, judged: int, expected: int, run_dir: Path) -> None:
-        self.signum, self.judged, self.expected, self.run_dir = signum, judged, expected, run_dir
-        self.exit_code = 128 + int(signum)
-        super().__init__(self.line())
-
-    def line(self) -> str:
-        name = signal.Signals(self.signum).name
-        return (f"interrupted ({name}): {self.judged} of {self.expected} sample(s) judged and stored in "
-                f"{self.run_dir}; run the same command again to resume (nothing judged is redone)")
-
-
-def _on_term(signum: int, _frame: Any) -> None:
-    raise Terminated(signum)
-
-
-_term_handler_active = False
-
-
-@contextmanager
-def interrupt_signals() -> Iterator[None]:
-    """SIGTERM raises :class:`Terminated` in the main thread while the run goes (unless someone
-    else, e.g. submitit, already handles it); SIGINT raises KeyboardInterrupt as usual."""
-    global _term_handler_active
-    installed = False
-    prev: Any = None
-    if threading.current_thread() is threading.main_thread():
-        prev = signal.getsignal(signal.SIGTERM)
-        if prev in (signal.SIG_DFL, None):
-            signal.signal(signal.SIGTERM, _on_term)
-            installed = _term_handler_active = True
-    try:
-        yield
-    finally:
-        if installed:
-            _term_handler_active = False
-            signal.signal(signal.SIGTERM, prev)
-
-
-def _reclaim_sigterm() -> None:
-    """ray.init installs its own fatal-signal handler for SIGTERM (a stack dump, then death):
-    put ours back once the cluster is up."""
-    if _term_handler_active and threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _on_term)
-
-
-@contextmanager
-def _signals_ignored() -> Iterator[None]:
-    """While results are flushed after an interrupt, a second Ctrl-C / TERM waits its turn."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    prev = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
-    for s in prev:
-        signal.signal(s, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        for s, h in prev.items():
-            signal.signal(s, h)
 
 
 def wandb_run_id(run_dir: Path) -> str:
@@ -172,41 +112,8 @@ def run_identity(cfg: DictConfig, backend_name: str, sampling: SamplingSettings,
     return {"model": backend_name, "model_id": None if model_id is None else str(model_id),
             "backend": str(cfg.model.get("_target_", "")), "sampling": asdict(sampling),
             "language": str(cfg.bench.language), "prompt": str(cfg.prompt.name),
+            "variant": str(cfg.bench.get("variant", "interactive")),
             "overrides": list(overrides or []), "label": label}
-
-
-class ProgressLog:
-    """Without a terminal (a Slurm log): one line every ``every_s`` seconds — generated, judged,
-    running pass@1, ETA."""
-
-    def __init__(self, console: Any, every_s: float) -> None:
-        self.console, self.every_s = console, every_s
-        self.started = time.monotonic()
-        self.last = self.started
-
-    def __call__(self, pr: Any, force: bool = False) -> None:
-        now = time.monotonic()
-        if not self.every_s or (not force and now - self.last < self.every_s):
-            return
-        self.last = now
-        self.console.print(self.line(pr, now - self.started), markup=False, highlight=False, soft_wrap=True)
-
-    @staticmethod
-    def line(pr: Any, elapsed: float) -> str:
-        total = pr.planned_judge
-        p1 = pr.running_pass1()
-        rate = pr.judged / elapsed if elapsed > 0 else 0.0
-        left = max(0, total - pr.judged)
-        eta = "—" if not rate else _duration(left / rate)
-        return (f"progress: generated {pr.generated}/{pr.planned_generate}, judged {pr.judged}/{total}, "
-                f"running pass@1 {'—' if p1 is None else f'{p1:.3f}'}, elapsed {_duration(elapsed)}, ETA {eta}")
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(round(seconds))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}h{m:02d}m{s:02d}s" if h else (f"{m}m{s:02d}s" if m else f"{s}s")
 
 
 def banner_note(backend: Backend, tasks: list, sampling: SamplingSettings) -> str:
@@ -290,7 +197,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     progress_log = ProgressLog(console, 0.0 if terminal else float(p.log_every_s))
     try:
         cluster.start()
-        _reclaim_sigterm()
+        reclaim_sigterm()
         # Every judging node's isolation, before anything is generated; refused where
         # judge.require_isolation is set and a node has no box.
         from ibench.cluster.judging import check_isolation
@@ -360,7 +267,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         exit_code = 128 + int(getattr(exc, "signum", signal.SIGINT))
         raise
     finally:
-        with _signals_ignored() if interrupted is not None else _nothing():
+        with signals_ignored() if interrupted is not None else nullcontext():
             if backend is not None:
                 backend.close()
             if store is not None:
@@ -374,11 +281,6 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             judged, expected = _judged_so_far(run_dir, pipeline)
             raise RunInterrupted(int(getattr(interrupted, "signum", signal.SIGINT)), judged, expected,
                                  run_dir) from None
-
-
-@contextmanager
-def _nothing() -> Iterator[None]:
-    yield
 
 
 def _judged_so_far(run_dir: Path, pipeline: Any) -> tuple[int, int]:

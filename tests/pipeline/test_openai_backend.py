@@ -12,7 +12,7 @@ from pipeline_fixtures import toy_task
 from ibench.generate.base import GenerationRequest, SamplingSettings
 from ibench.generate.openai_backend import OpenAIBackend
 from ibench.judge.verdict import Verdict
-from ibench.pipeline import make_sample_record, no_code_result, run_keys
+from ibench.results.records import make_sample_record, no_code_result, run_keys
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.settings import JudgeSettings
 
