@@ -76,7 +76,7 @@ def launch(tasks_dir: Path, run_dir: Path, *extra: str):
 
 def test_reference_refinement_follows_the_labels_and_extends_on_resume(ray_session, tasks_dir, tmp_path):
     run_dir = tmp_path / "run"
-    summary, out = launch(tasks_dir, run_dir, "sampling.refine_rounds=3")
+    summary, out = launch(tasks_dir, run_dir, "sampling.refine_rounds=3", "wandb.mode=offline")
     want = predicted_refine(tasks_dir, 3)
     assert [r["round"] for r in summary.refine] == [1, 2, 3]
     assert [r["refine@k"] for r in summary.refine] == pytest.approx(want)
@@ -106,6 +106,11 @@ def test_reference_refinement_follows_the_labels_and_extends_on_resume(ray_sessi
         assert messages[2]["content"] in grand["response"] and messages[4]["content"] in parent["response"]
         assert "was not accepted" in messages[3]["content"] and "Verdict:" in messages[5]["content"]
     assert (run_dir / "refine.csv").exists() and (run_dir / "plots" / "refine_rounds.png").exists()
+    from ibench.results.wandb_sink import read_offline_run
+
+    offline = read_offline_run(sorted((run_dir / "wandb").glob("offline-run-*"))[-1])
+    logged = {k: v for h in offline["history"] for k, v in h.items()}
+    assert logged["study/refine_rounds/nrows"] == 3 and logged["plots/refine_rounds/_type"] == "image-file"
 
     # The study report: Table 11's shape from the run, and Table 10's row once a plain run of the
     # same samples exists (refine_rounds=1 on a copy: every first attempt reused, nothing generated).
