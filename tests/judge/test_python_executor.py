@@ -61,7 +61,10 @@ def test_python_labels(judge, guess_task, name):
     if name == "ok_slow_within_factor":
         assert r.cases[0].cpu_ms > 1000, r.cases[0].cpu_ms
     if name == "tle_over_factor":
-        assert 2000 <= r.cases[0].cpu_ms < 2600, r.cases[0].cpu_ms
+        # Stopped by the CPU timer at the doubled limit (2 s). rusage's figure can read a little
+        # under the timer's under heavy load (1,925 ms was seen at load 10); the verdict is TLE
+        # either way, with a message that says which (verdict._resources).
+        assert 1800 <= r.cases[0].cpu_ms < 2600, r.cases[0].cpu_ms
     if name == "ce_syntax":
         assert "SyntaxError" in r.compile.message and "solution.py" in r.compile.message
 
