@@ -98,7 +98,8 @@ class Pipeline:
         self._current = plan
         self.progress.planned_generate += plan.n_generate
         self.progress.planned_judge += plan.n_generate + len(plan.to_judge)
-        self.progress.planned_expected += sum(plan.expected.values())
+        # samples the run ends with: round 1's, then each later round's continuing ones
+        self.progress.planned_expected += sum(plan.expected.values()) if plan.round == 1 else len(plan.parents)
         label = "plan" if self.rounds == 1 else f"round {plan.round} of {self.rounds}"
         log.info("%s: generate %d sample(s), judge %d stored one(s); reuse %d sample(s), %d verdict(s)",
                  label, plan.n_generate, len(plan.to_judge), plan.reused_samples, plan.reused_verdicts)
