@@ -5,9 +5,10 @@ of ``tensor_parallel_size`` GPU bundles (one node per tensor-parallel group). Wi
 actor itself takes no GPU and vLLM's Ray executor starts its workers on the group's bundles
 (``placement_group_capture_child_tasks``); with TP = 1 the actor holds the GPU.
 
-Work goes to the replicas in chunks of ``tasks_per_call`` tasks (each task with ``n`` samples in
-one ``SamplingParams(n=…)``), at most ``calls_in_flight`` chunks queued per replica, so the
-engines batch continuously while finished chunks stream on to judging.
+Work goes to the replicas in chunks of about ``tasks_per_call`` × ``n`` samples (``tasks_per_call``
+tasks of ``n`` samples in one ``SamplingParams(n=…)`` each; in a refinement round, whose requests
+hold one sample each, as many samples), at most ``calls_in_flight`` chunks queued per replica, so
+the engines batch continuously while finished chunks stream on to judging.
 
 Reasoning: ``engine_kwargs.reasoning_parser`` (vLLM's names: ``qwen3``, ``deepseek_r1``,
 ``openai_gptoss``) starts the engine with a reasoning config. ``sampling.reasoning_budget`` then
@@ -424,6 +425,22 @@ def engine_dead(exc: BaseException) -> bool:
     return False
 
 
+def sample_chunks(reqs: list[GenerationRequest], samples: int) -> list[list[GenerationRequest]]:
+    """Requests in order, cut into chunks of about ``samples`` samples each: ``tasks_per_call``
+    tasks of ``n`` samples in a first round, and as many samples again in a refinement round,
+    whose requests carry one sample each (a chunk per 8 one-sample requests would starve the
+    engine's batch)."""
+    chunks: list[list[GenerationRequest]] = []
+    size = 0
+    for r in reqs:
+        if not chunks or size + len(r.indices) > samples:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(r)
+        size += len(r.indices)
+    return chunks
+
+
 def seed_runs(indices: list[int], seed: int | None) -> list[tuple[list[int], int | None]]:
     """Split sample indices into runs that one request with ``n = len(run)`` can serve: vLLM
     seeds the j-th of n samples with ``seed + j``, so a run of consecutive indices starting at
@@ -638,7 +655,7 @@ class VLLMBackend(Backend):
         # (task, sample index) -> its request: refinement rounds send one request per sample
         # of a task, each with its own conversation.
         by_sample = {(r.task_id, i): r for r in reqs for i in r.indices}
-        chunks = [reqs[i:i + self.tasks_per_call] for i in range(0, len(reqs), self.tasks_per_call)]
+        chunks = sample_chunks(reqs, self.tasks_per_call * max(1, int(getattr(self.sampling, "n", 1) or 1)))
         chunks.reverse()  # pop() from the end keeps the original order
         sampling = asdict(self.sampling)
         options = self.options()

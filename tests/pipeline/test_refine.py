@@ -262,3 +262,18 @@ def test_feedback_is_bounded_and_names_what_failed(tasks_dir):
                                                   "compile": {"ok": False, "message": "no code block"}}, 1)
     assert "no fenced code block" in none
     assert FeedbackSettings(template="no placeholder").problems()
+
+
+def test_vllm_chunks_hold_as_many_samples_in_every_round(tasks_dir):
+    """A refinement round sends one request per sample: the vLLM backend's chunks count samples,
+    so such a round fills the engine's batch as a first round does."""
+    from ibench.generate.base import GenerationRequest
+    from ibench.generate.vllm_backend import sample_chunks
+    from ibench.tasks.load import load_task
+
+    task = load_task(tasks_dir / "rotated-array-minimum")
+    first = [GenerationRequest(task, [], list(range(10)), 0) for _ in range(5)]
+    later = [GenerationRequest(task, [], [i], 0, round=2) for i in range(45)]
+    assert [sum(len(r.indices) for r in c) for c in sample_chunks(first, 20)] == [20, 20, 10]
+    assert [len(c) for c in sample_chunks(later, 20)] == [20, 20, 5]
+    assert [r for c in sample_chunks(later, 20) for r in c] == later  # order kept, nothing lost
