@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import polars as pl
 
@@ -120,3 +120,23 @@ def load(run_dir: str | Path) -> RunResults:
         config = OmegaConf.to_container(OmegaConf.load(base / "config.resolved.yaml"), resolve=False)  # type: ignore[assignment]
     return RunResults(run_dir=base, samples=read_table(root, "samples"), verdicts=read_table(root, "verdicts"),
                       cases=read_table(root, "cases"), summary=summary, per_task=per_task, config=config)
+
+
+def find_runs(dirs: Sequence[str | Path]) -> list[Path]:
+    """The run folders (holding ``summary.json``) given, or found below the folders given; the
+    reports' own output folders (``*_report``) are skipped. :class:`ResultsError` names a path
+    that is not a folder, or a folder with no run below it."""
+    found: list[Path] = []
+    for d in dirs:
+        d = Path(d)
+        if (d / "summary.json").is_file():
+            found.append(d)
+            continue
+        if not d.is_dir():
+            raise ResultsError(f"{d}: not a folder")
+        hits = [s.parent for s in sorted(d.rglob("summary.json"))
+                if not any(part.endswith("_report") for part in s.relative_to(d).parts)]
+        if not hits:
+            raise ResultsError(f"{d}: no run folder under it (a run folder holds summary.json)")
+        found += hits
+    return list(dict.fromkeys(p.resolve() for p in found))

@@ -116,20 +116,12 @@ class StudyRun:
 
 
 def find_runs(dirs: Sequence[str | Path]) -> list[Path]:
-    found: list[Path] = []
-    for d in dirs:
-        d = Path(d)
-        if (d / "summary.json").is_file():
-            found.append(d)
-            continue
-        if not d.is_dir():
-            raise StudyError(f"{d}: not a folder")
-        hits = [s.parent for s in sorted(d.rglob("summary.json"))
-                if not any(p.endswith("_report") for p in s.parts)]
-        if not hits:
-            raise StudyError(f"{d}: no run folder under it (a run folder holds summary.json)")
-        found += hits
-    return list(dict.fromkeys(p.resolve() for p in found))
+    from ibench.results.reader import ResultsError, find_runs as find
+
+    try:
+        return find(dirs)
+    except ResultsError as e:
+        raise StudyError(str(e)) from None
 
 
 def _task_dates(summary: dict[str, Any]) -> dict[str, str]:

@@ -55,18 +55,12 @@ def flatten(d: Any, prefix: str = "") -> dict[str, Any]:
 
 
 def find_runs(dirs: Sequence[str | Path]) -> list[Path]:
-    found: list[Path] = []
-    for d in dirs:
-        d = Path(d)
-        if (d / "summary.json").is_file():
-            found.append(d)
-            continue
-        if not d.is_dir():
-            raise SystemExit(f"{d}: not a folder")
-        for s in sorted(d.rglob("summary.json")):
-            if "sweep_report" not in s.parts:
-                found.append(s.parent)
-    return list(dict.fromkeys(p.resolve() for p in found))
+    from ibench.results.reader import ResultsError, find_runs as find
+
+    try:
+        return find(dirs)
+    except ResultsError as e:
+        raise SystemExit(str(e)) from None
 
 
 def load_run(run_dir: Path, tokens: bool = False) -> SweepRun:
