@@ -82,6 +82,10 @@ def setting_problems(cfg: DictConfig) -> list[str]:
         bad = [c for c in b.categories if str(c).lower() not in known]
         if bad:
             out.append(f"bench.categories: unknown {', '.join(map(repr, bad))}; expected any of {', '.join(CATEGORIES)}")
+    variant = b.get("variant", "interactive")
+    if variant not in ("interactive", "batch"):
+        out.append(f"bench.variant: {variant!r}; expected interactive (the tasks as stated) or batch "
+                   "(InteractBench C.1: each stdio-interactive task's hidden case on stdin first)")
     if b.limit is not None and int(b.limit) < 1:
         out.append(f"bench.limit: {b.limit!r}; expected at least 1 task, or null for all")
     for name in ("non_adaptive_cases", "adaptive_cases"):
@@ -237,7 +241,8 @@ def preflight(cfg: DictConfig, request: bool = True) -> Checked:
             judge.non_adaptive_cases = int(cfg.bench.non_adaptive_cases)
         if cfg.bench.adaptive_cases is not None:
             judge.adaptive_cases = int(cfg.bench.adaptive_cases)
-        problems += judge.problems()
+        # bench.variant is checked above, under its own name (judge.variant follows it)
+        problems += [p for p in judge.problems() if not p.startswith("judge.variant:")]
     except Exception as exc:  # noqa: BLE001 - a judge setting of the wrong type
         problems.append(f"judge: {exc}")
     try:
@@ -281,7 +286,7 @@ def prompt_problems(cfg: DictConfig, tasks: list) -> tuple[Any, list[str]]:
         return None, [f"prompt: {exc}"]
     assert isinstance(prompt, PromptTemplate)
     language = str(cfg.bench.language)
-    out = prompt.problems(language)
+    out = [p for p in prompt.problems(language) if not p.startswith("bench.variant:")]  # reported once, above
     if out or prompt.examples <= 0:
         return prompt, out
     pool_dir = prompt.example_pool or str(cfg.bench.tasks_dir)
