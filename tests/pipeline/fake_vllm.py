@@ -8,8 +8,15 @@ GPU and model weights and is not exercised by the test suite.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+
+
+def conversation_digest(messages) -> str:
+    """A digest of a whole conversation as the engine received it (the reply carries this, not
+    the turns themselves, whose code fences would break the reply's own code block)."""
+    return hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).hexdigest()
 
 
 class SamplingParams:
@@ -51,7 +58,8 @@ class LLM:
     def chat(self, messages, sampling_params, use_tqdm=False, chat_template_kwargs=None):
         out = []
         for conv, params in zip(messages, sampling_params):
-            info = self._info(params, ctk=chat_template_kwargs or {}, user=conv[-1]["content"][:40])
+            info = self._info(params, ctk=chat_template_kwargs or {}, user=conv[-1]["content"][:40],
+                              roles=[m["role"] for m in conv], conv_sha256=conversation_digest(conv))
             outputs = [_Completion(f"<think>sample {j}</think>\n```cpp\n// {info}\nint main() {{}}\n```", 42, "stop")
                        for j in range(params.n)]
             out.append(_Request(17, outputs))

@@ -150,3 +150,37 @@ def test_engine_dead_is_recognised_through_causes():
     except RuntimeError as exc:
         assert engine_dead(exc)
     assert not engine_dead(ValueError("prompt too long"))
+
+
+def test_refinement_round_requests_of_one_task_keep_their_own_conversations(ray_session, tmp_path):
+    # A later refinement round sends one request per sample (indices=[i], round=r), all of one
+    # task, each continuing its own conversation: every completion must record its own
+    # request's messages (not those of another request of the same task), and the engine must
+    # receive each multi-turn conversation whole.
+    from fake_vllm import conversation_digest
+
+    task = toy_task(tmp_path, "refine-me")
+    base = [{"role": "system", "content": "You write programs."},
+            {"role": "user", "content": "solve refine-me"}]
+    reqs = []
+    for i in (0, 1):
+        messages = base + [
+            {"role": "assistant", "content": f"```cpp\n// attempt of sample {i}\nint main() {{ return {i}; }}\n```"},
+            {"role": "user", "content": f"Your program was not accepted (sample {i}).\n\nVerdict: WA on case {i + 1}."}]
+        reqs.append(GenerationRequest(task=task, messages=messages, indices=[i], seed=4242, round=2))
+    assert reqs[0].messages != reqs[1].messages
+    backend = VLLMBackend(name="refine-test", model="x/tiny", tensor_parallel_size=1, replicas=1,
+                          cpus_per_bundle=0.25, engine_module="fake_vllm", placement_timeout_s=60)
+    try:
+        backend.setup(SamplingSettings(n=2, temperature=0.6, max_tokens=256))
+        got = sorted(backend.generate(reqs), key=lambda c: c.sample_index)
+    finally:
+        backend.close()
+    assert [(c.task_id, c.sample_index) for c in got] == [("refine-me", 0), ("refine-me", 1)]
+    for c, req in zip(got, reqs):
+        assert c.error == "" and json.loads(c.prompt) == req.messages  # its own conversation
+        info = info_of(c)
+        assert info["roles"] == ["system", "user", "assistant", "user"]
+        assert info["conv_sha256"] == conversation_digest(req.messages)  # the engine got all 4 turns
+        assert info["user"] == req.messages[-1]["content"][:40]  # ends with its own feedback turn
+        assert info["n"] == 1 and info["seed"] == req.sample_seed(c.sample_index)  # one sample each
