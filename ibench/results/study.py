@@ -17,6 +17,10 @@ its folder name. Sections, each written only when the runs hold what it needs:
 - **Per-round failure composition** (paper C.2, Table 11): for runs whose samples carry
   refinement rounds, each round's failure composition among the still-unsolved and the
   cumulative refine@k. ``refine_rounds.csv`` / ``.png``.
+- **Batch vs interactive** (paper C.1, Table 9): runs of the same model, language and prompt
+  that differ by variant (``meta.identity.variant``, default interactive) — one row per run:
+  pass@1 on the tasks both have, and the failure composition of their unsuccessful executions
+  on those tasks (WA PE QLE IDLE CE RE TLE MLE). ``batch_vs_interactive.csv`` / ``.png``.
 
 Refinement rounds are read from the samples: a ``round`` column (or ``round`` in
 ``extra_json``, 1 = the first attempt) and a ``chain`` (default: the sample index) that links a
@@ -98,6 +102,7 @@ class StudyRun:
     refine: list[dict[str, Any]] = field(default_factory=list)  # refine_rounds() rows; [] without rounds
     undated: int = 0
     refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
+    variant: str = "interactive"  # interactive | batch (InteractBench C.1)
 
     def refine_at(self, k: int, tasks: Sequence[str] | None = None) -> float | None:
         """refine@k over ``tasks`` (default: all); None when the run did not go to round k."""
@@ -185,6 +190,7 @@ def load_run(run_dir: Path) -> StudyRun:
     language = ident.get("language") or (config.get("bench") or {}).get("language") or "cpp"
     prompt = ident.get("prompt") or (config.get("prompt") or {}).get("name") or "zero_shot"
     label = ident.get("label") or summary.get("model") or run_dir.name
+    variant = ident.get("variant") or (config.get("bench") or {}).get("variant") or "interactive"
     tasks = {t["task_id"]: dict(t) for t in summary.get("tasks", [])}
     if any(t.get("date") is None for t in tasks.values()):
         for tid, date in _task_dates(summary).items():
@@ -204,7 +210,7 @@ def load_run(run_dir: Path) -> StudyRun:
         raise StudyError(f"{run_dir}: cannot read its results store ({exc})") from None
     return StudyRun(run_dir, str(label), str(language), str(prompt), tasks, [int(k) for k in summary.get("ks", [1])],
                     refine_rounds(refine_rows), undated=sum(1 for t in tasks.values() if t.get("date") is None),
-                    refine_rows=refine_rows)
+                    refine_rows=refine_rows, variant=str(variant))
 
 
 def names(runs: Sequence[StudyRun]) -> list[str]:
@@ -212,9 +218,11 @@ def names(runs: Sequence[StudyRun]) -> list[str]:
     the folder name where two are still alike."""
     vary_lang = len({r.language for r in runs}) > 1
     vary_prompt = len({r.setting for r in runs}) > 1
+    vary_variant = len({r.variant for r in runs}) > 1
     out = []
     for r in runs:
         parts = [r.label] + ([r.language] if vary_lang else []) + ([r.setting] if vary_prompt else [])
+        parts += [r.variant] if vary_variant else []
         out.append(" · ".join(parts))
     counts = Counter(out)
     return [f"{n} <{r.run_dir.name}>" if counts[n] > 1 else n for n, r in zip(out, runs)]
@@ -270,7 +278,9 @@ def language_prompt_rows(runs: Sequence[StudyRun]) -> tuple[list[str], list[dict
     languages = sorted({r.language for r in runs}, key=lambda lang: (lang != "cpp", lang))
     rows = []
     for label, group in _groups(runs).items():
-        group = [r for r in group if not r.refine]
+        group = [r for r in group if not r.refine and r.variant == "interactive"]  # batch runs: the C.1 section
+        if not group:
+            continue
         cells = _unique_cells(group, lambda r: (r.prompt, r.language))
         common = _common(group, 1)
         for prompt in sorted({r.prompt for r in group}, key=lambda p: (p != "zero_shot", p)):
@@ -290,7 +300,8 @@ def mitigation_rows(runs: Sequence[StudyRun], k: int = 5) -> list[dict[str, Any]
     rows = []
     for label, group in _groups(runs).items():
         for lang in sorted({r.language for r in group}, key=lambda x: (x != "cpp", x)):
-            cells = _unique_cells([r for r in group if r.language == lang], lambda r: r.setting)
+            cells = _unique_cells([r for r in group if r.language == lang and r.variant == "interactive"],
+                                  lambda r: r.setting)
             zero, few, ref = cells.get("zero_shot"), cells.get("few_shot"), cells.get("refine")
             present = [r for r in (zero, few, ref) if r is not None]
             if len(present) < 2:
@@ -304,6 +315,67 @@ def mitigation_rows(runs: Sequence[StudyRun], k: int = 5) -> list[dict[str, Any]
                 row[f"refine@{k}"] = ref.refine_at(k, common)
             rows.append(row)
     return rows
+
+
+# The order of the paper's Table 9 (batch vs interactive failure composition).
+C1_LABELS = ["WA", "PE", "QLE", "IDLE", "CE", "RE", "TLE", "MLE"]
+
+
+def batch_vs_interactive_rows(runs: Sequence[StudyRun]) -> list[dict[str, Any]]:
+    """Paper C.1: for each model, language and prompt with both an interactive and a batch run,
+    one row per run — pass@1 on the tasks both runs have, and the share of each failure label
+    among its unsuccessful executions on those tasks (judge errors left out). Refinement runs are
+    left out (their samples are rounds, not independent attempts)."""
+    cells: dict[tuple[str, str, str], list[StudyRun]] = defaultdict(list)
+    for r in runs:
+        if not r.refine:
+            cells[(r.label, r.language, r.prompt)].append(r)
+    rows = []
+    for (label, language, prompt), group in cells.items():
+        by_variant = _unique_cells(group, lambda r: (r.label, r.language, r.prompt, r.variant))
+        pair = [by_variant.get((label, language, prompt, v)) for v in ("interactive", "batch")]
+        if None in pair:
+            continue
+        common = _common(pair, 1)
+        for r in pair:
+            counts = Counter()
+            for tid in common:
+                for v, n in (r.tasks[tid].get("verdicts") or {}).items():
+                    counts[v] += int(n)
+            failed = sum(n for v, n in counts.items() if v not in ("OK", "SE"))
+            row: dict[str, Any] = {"model": label, "language": language, "prompt": prompt, "variant": r.variant,
+                                   "n_tasks": len(common), "pass@1": _mean(r, common, 1), "n_failed": failed}
+            for lab in C1_LABELS:
+                row[lab] = counts.get(lab, 0) / failed if failed else None
+            row["run_dir"] = str(r.run_dir)
+            rows.append(row)
+    return rows
+
+
+def plot_batch_vs_interactive(rows: list[dict[str, Any]], path: Path) -> Path:
+    plt = _plt()
+    names_ = [f"{r['model']} · {r['language']} · {r['prompt']}\n{r['variant']}" for r in rows]
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(8.0, 2.2 * len(rows) + 4), 4.2))
+    colours = ["#4c72b0" if r["variant"] == "interactive" else "#dd8452" for r in rows]
+    ax1.bar(range(len(rows)), [r["pass@1"] or 0.0 for r in rows], color=colours)
+    ax1.set_xticks(range(len(rows)), names_, fontsize=7)
+    ax1.set_ylim(0, 1)
+    ax1.set_ylabel("pass@1 (common tasks)")
+    ax1.set_title("Batch vs interactive (C.1): pass@1")
+    bottom = [0.0] * len(rows)
+    for lab in C1_LABELS:
+        vals = [r[lab] or 0.0 for r in rows]
+        ax2.bar(range(len(rows)), vals, bottom=bottom, label=lab)
+        bottom = [b + v for b, v in zip(bottom, vals)]
+    ax2.set_xticks(range(len(rows)), names_, fontsize=7)
+    ax2.set_ylim(0, 1)
+    ax2.set_ylabel("share of unsuccessful executions")
+    ax2.set_title("failure composition (Table 9)")
+    ax2.legend(fontsize=7, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return path
 
 
 def refine_round_rows(runs: Sequence[StudyRun]) -> list[dict[str, Any]]:
@@ -478,9 +550,16 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
         files["refine_rounds_csv"] = write_csv(rr, out_dir / "refine_rounds.csv")
         files["refine_rounds_png"] = plot_refine(rr, out_dir / "refine_rounds.png")
         show("Per-round failure composition among still-unsolved (C.2, Table 11)", rr)
+
+    bi = batch_vs_interactive_rows(runs)
+    if bi:
+        files["batch_vs_interactive_csv"] = write_csv(bi, out_dir / "batch_vs_interactive.csv")
+        files["batch_vs_interactive_png"] = plot_batch_vs_interactive(bi, out_dir / "batch_vs_interactive.png")
+        show("Batch vs interactive (C.1): pass@1 on common tasks, failure composition (Table 9)", bi,
+             skip=("run_dir",))
     if not files:
         raise StudyError("none of the study sections applies to these runs (no release dates, one language × "
-                         "prompt cell per model, no few-shot or refinement pair)")
+                         "prompt cell per model, no few-shot, refinement or batch/interactive pair)")
     console.print("wrote " + escape(", ".join(str(p) for p in files.values())))
     return files
 
@@ -518,7 +597,8 @@ def run_study(summary: Any, out_dir: str | Path) -> tuple[dict[str, Path], dict[
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ibench.results study",
                                  description="The paper's studies from runs on disk: time splits (C.3), language × "
-                                             "prompt (C.4), mitigation strategies and refinement rounds (C.2).")
+                                             "prompt (C.4), mitigation strategies and refinement rounds (C.2), "
+                                             "batch vs interactive (C.1).")
     ap.add_argument("runs", nargs="+", help="run folders, or folders above them")
     ap.add_argument("--out", help="output folder (default: <common folder>/study_report)")
     ap.add_argument("--years", help="cut years, e.g. 2019:2025 or 2020,2022 (default: every release year)")
