@@ -228,14 +228,17 @@ def hidden_example(task: Task, limit: int = HIDDEN_EXAMPLE_BYTES) -> str:
     cases = sorted(task.cases, key=lambda c: c.name)
     if not cases:
         return "(this task ships no case file)"
-    data = cases[0].input_path.read_bytes()
-    if len(data) <= limit:
+    path = cases[0].input_path
+    size = path.stat().st_size
+    with open(path, "rb") as fh:  # never more than the part shown (a case may be many MB)
+        data = fh.read(limit + 1)
+    if size <= limit:
         return data.decode("utf-8", "replace").rstrip("\n")
     cut = data[:limit]
     if b"\n" in cut:
         cut = cut[: cut.rindex(b"\n")]
     return (cut.decode("utf-8", "replace").rstrip("\n") +
-            f"\n[... cut here: {len(data) - len(cut)} more bytes of this test are not shown ...]")
+            f"\n[... cut here: {size - len(cut)} more bytes of this test are not shown ...]")
 
 
 def hidden_format(task: Task) -> str:
