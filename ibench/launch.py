@@ -74,13 +74,11 @@ def load_bench(cfg: DictConfig) -> list:
     if str(b.get("variant", "interactive")) == "batch":
         # The batch variant (InteractBench C.1) hands a stdio-interactive task's solver its hidden
         # case on stdin: batch tasks have no interaction, grader-linked ones no such stdin.
-        from ibench.tasks.model import TaskKind
-
-        other = [t.problem_id for t in tasks if t.kind is not TaskKind.INTERACTIVE or t.grader_files]
+        other = [t.problem_id for t in tasks if not t.stdio_interactive]
         if other:
             log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch or "
                         "grader-linked): %s", len(other), ", ".join(other))
-            tasks = [t for t in tasks if t.kind is TaskKind.INTERACTIVE and not t.grader_files]
+            tasks = [t for t in tasks if t.stdio_interactive]
     if b.limit is not None:
         tasks = tasks[: int(b.limit)]
     if not tasks:
@@ -140,12 +138,9 @@ def prompts_too_long(verdicts: Any) -> int:
 def refine_summary(verdicts: Any, gen_key: str, expected: dict[str, int], rounds: int) -> list[dict]:
     """refine@k and the per-round failure composition of a run's samples (its judge key's
     verdicts), over the samples the run plans for."""
-    from ibench.results.metrics import refine_rounds
+    from ibench.results.metrics import refine_rounds, refine_rows
 
-    rows = [{"task_id": r["task_id"], "chain": r["sample_index"], "round": r["round"] or 1, "verdict": r["verdict"]}
-            for r in verdicts.filter(verdicts["gen_key"] == gen_key).iter_rows(named=True)
-            if r["sample_index"] < expected.get(r["task_id"], 0)]
-    return refine_rounds(rows, max_round=rounds)
+    return refine_rounds(refine_rows(verdicts.filter(verdicts["gen_key"] == gen_key), expected), max_round=rounds)
 
 
 def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: list[str] | None = None,

@@ -62,7 +62,6 @@ class Pipeline:
         self.max_inflight = max_inflight
         self.task_retries = task_retries
         self.rejudge_se = rejudge_se
-        self.regenerate_failed = regenerate_failed
         self.accept_untagged = accept_untagged
         self.show_progress = progress
         self.on_progress = on_progress

@@ -133,7 +133,7 @@ class PromptTemplate:
     def upfront(self, task: Task) -> bool:
         """Does ``task`` get the batch variant's wording (hidden data first on stdin)? Only
         stdio-interactive tasks: batch tasks have no interaction, grader-linked ones no stdin."""
-        return self.variant == "batch" and task.kind is TaskKind.INTERACTIVE and not task.grader_files
+        return self.variant == "batch" and task.stdio_interactive
 
     def template_for(self, task: Task) -> str:
         if self.upfront(task):

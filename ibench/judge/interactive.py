@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..tasks.model import Case, Task, TaskKind
+from ..tasks.model import Case, Task
 from .executors.base import Program
 from .results import CaseResult
 from .sandbox import RunRequest, Sandbox
@@ -67,7 +67,7 @@ def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -
 def prefills(task: Task, settings: JudgeSettings) -> bool:
     """The batch variant (InteractBench C.1): a stdio-interactive task's solver first reads the
     hidden case on stdin, then interacts as usual. Grader-linked tasks are never given it."""
-    return settings.variant == "batch" and task.kind is TaskKind.INTERACTIVE and not task.grader_files
+    return settings.variant == "batch" and task.stdio_interactive
 
 
 class InteractiveGrader:

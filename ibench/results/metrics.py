@@ -244,6 +244,15 @@ def fmt(value: float | None, digits: int = 3) -> str:
 
 
 # -- iterative refinement (InteractBench C.2, Tables 10 and 11) ----------------------------------------
+def refine_rows(verdicts: Any, expected: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """One :func:`refine_rounds` row per verdict of a verdicts table (a sample's rounds share its
+    ``sample_index``, the chain; rows stored before rounds existed are round 1); with
+    ``expected``, only the samples a run plans for (index below its task's count)."""
+    return [{"task_id": r["task_id"], "chain": r["sample_index"], "round": r["round"] or 1, "verdict": r["verdict"]}
+            for r in verdicts.select("task_id", "sample_index", "round", "verdict").iter_rows(named=True)
+            if expected is None or r["sample_index"] < expected.get(r["task_id"], 0)]
+
+
 def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) -> list[dict[str, Any]]:
     """Per round r: refine@r (mean over tasks of the share of chains solved within r rounds) and
     the failure composition of the round-r executions of chains still unsolved.

@@ -22,10 +22,9 @@ its folder name. Sections, each written only when the runs hold what it needs:
   pass@1 on the tasks both have, and the failure composition of their unsuccessful executions
   on those tasks (WA PE QLE IDLE CE RE TLE MLE). ``batch_vs_interactive.csv`` / ``.png``.
 
-Refinement rounds are read from the samples: a ``round`` column (or ``round`` in
-``extra_json``, 1 = the first attempt) and a ``chain`` (default: the sample index) that links a
-sample to the earlier rounds of the same attempt. A run whose samples have no round above 1
-has no refinement data, and the two refinement sections stay out.
+Refinement rounds are read from the run's verdicts (``sampling.refine_rounds``): their
+``round`` (1 = the first attempt) and ``sample_index``, which a sample's rounds share. A run
+with no round above 1 has no refinement data, and the two refinement sections stay out.
 """
 
 from __future__ import annotations
@@ -38,11 +37,12 @@ import os
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from ibench.judge.verdict import FAILURE_LABELS
-from ibench.results.metrics import refine_rounds
+from ibench.results.metrics import refine_rounds, refine_rows
 
 FAILURES = [v.value for v in FAILURE_LABELS]
 
@@ -99,10 +99,14 @@ class StudyRun:
     prompt: str
     tasks: dict[str, dict[str, Any]]  # task id -> summary.json task (pass_at, date, ...)
     ks: list[int]
-    refine: list[dict[str, Any]] = field(default_factory=list)  # refine_rounds() rows; [] without rounds
     undated: int = 0
     refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
     variant: str = "interactive"  # interactive | batch (InteractBench C.1)
+
+    @cached_property
+    def refine(self) -> list[dict[str, Any]]:
+        """refine_rounds() rows over all its tasks; [] without rounds."""
+        return refine_rounds(self.refine_rows)
 
     def refine_at(self, k: int, tasks: Sequence[str] | None = None) -> float | None:
         """refine@k over ``tasks`` (default: all); None when the run did not go to round k."""
@@ -153,26 +157,9 @@ def _rounds(run_dir: Path) -> list[dict[str, Any]]:
     tables; [] when no sample has a round above 1."""
     from ibench.results.reader import load
 
-    r = load(run_dir)
-    s, v, _ = r.current()
-    if not s.height or not v.height:
-        return []
-    extra = [json.loads(x or "{}") for x in s["extra_json"].to_list()] if "extra_json" in s.columns else [{}] * s.height
-    cols = s.columns
-    info = {}
-    for i, sid in enumerate(s["sample_id"].to_list()):
-        e = extra[i]
-        rnd = s["round"][i] if "round" in cols else e.get("round", 1)
-        chain = s["chain"][i] if "chain" in cols else e.get("chain", s["sample_index"][i])
-        info[sid] = (int(rnd or 1), chain)
-    if max(rnd for rnd, _ in info.values()) <= 1:
-        return []
-    rows = []
-    for row in v.select("sample_id", "task_id", "verdict").iter_rows(named=True):
-        if row["sample_id"] in info:
-            rnd, chain = info[row["sample_id"]]
-            rows.append({"task_id": row["task_id"], "chain": chain, "round": rnd, "verdict": row["verdict"]})
-    return rows
+    _, v, _ = load(run_dir).current()
+    rows = refine_rows(v)
+    return rows if any(r["round"] > 1 for r in rows) else []
 
 
 def load_run(run_dir: Path) -> StudyRun:
@@ -209,7 +196,7 @@ def load_run(run_dir: Path) -> StudyRun:
     except Exception as exc:  # noqa: BLE001 - a run without a readable store still has its summary
         raise StudyError(f"{run_dir}: cannot read its results store ({exc})") from None
     return StudyRun(run_dir, str(label), str(language), str(prompt), tasks, [int(k) for k in summary.get("ks", [1])],
-                    refine_rounds(refine_rows), undated=sum(1 for t in tasks.values() if t.get("date") is None),
+                    undated=sum(1 for t in tasks.values() if t.get("date") is None),
                     refine_rows=refine_rows, variant=str(variant))
 
 

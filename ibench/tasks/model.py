@@ -103,5 +103,11 @@ class Task:
         return self.statement_path.read_text(encoding="utf-8")
 
     @property
+    def stdio_interactive(self) -> bool:
+        """Solver and interactor joined by stdin and stdout alone (not grader-linked): the tasks
+        the batch variant (InteractBench C.1) applies to, the hidden case coming first on stdin."""
+        return self.kind is TaskKind.INTERACTIVE and not self.grader_files
+
+    @property
     def is_interactive(self) -> bool:
         return self.kind in (TaskKind.INTERACTIVE, TaskKind.GRADER)
