@@ -1,8 +1,10 @@
 """Metrics (SPEC §6): unbiased pass@k, stratified by difficulty and category, with bootstrap
 confidence intervals over tasks, and the failure composition of failed samples.
 
-Judge errors (SE) are the judge's fault, not the model's: such samples leave both the numerator
-and the denominator of their task, and every one of them is reported loudly.
+A judge error (SE) that is still SE after re-judging counts as a failed sample in pass@k (it stays
+in its task's denominator, never in the numerator): a program must not be able to leave the
+metrics by making the judge fail. SE samples are counted apart (``judge_errors``), shown in every
+table and reported loudly; the failure composition is over the model's own labels.
 """
 
 from __future__ import annotations
@@ -35,14 +37,14 @@ def pass_at_k(n: int, c: int, k: int) -> float | None:
 
 @dataclass
 class TaskStats:
-    """One task's samples, after excluding judge errors."""
+    """One task's samples; judge errors (SE) count as failed samples."""
 
     task_id: str
     difficulty: str
     categories: tuple[str, ...]
-    n: int  # judged samples that count (SE excluded)
+    n: int  # judged samples, SE included (an SE sample is a failed one)
     c: int  # accepted samples
-    judge_errors: int
+    judge_errors: int  # of the n, samples that stayed SE
     verdicts: dict[str, int]  # label -> count (SE included, for the record)
     pass_at: dict[int, float | None]
     date: str | None = None  # the task's release date (YYYY-MM-DD), for the time-split study
@@ -67,9 +69,9 @@ class RunSummary:
     model: str
     ks: list[int]
     n_tasks: int
-    n_samples: int  # samples that count (SE excluded)
+    n_samples: int  # judged samples, SE included (counted as failed)
     n_accepted: int
-    n_judge_errors: int
+    n_judge_errors: int  # of the n_samples, samples that stayed SE (failed; not in the failure composition)
     overall: GroupMetric
     by_difficulty: list[GroupMetric]
     by_category: list[GroupMetric]
@@ -138,7 +140,7 @@ class RunSummary:
 def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskStats:
     counts = Counter(verdicts)
     se = counts.get(Verdict.SE.value, 0)
-    n = len(verdicts) - se
+    n = len(verdicts)  # SE stays in the denominator: re-judged and still SE is a failure, not a drop
     c = counts.get(Verdict.OK.value, 0)
     date = getattr(task, "date", None)
     return TaskStats(task.problem_id, task.difficulty, tuple(task.categories), n, c, se, dict(counts),
@@ -185,8 +187,8 @@ def summarize(model: str, tasks: Sequence[Task], verdicts_by_task: dict[str, lis
     n_se = sum(s.judge_errors for s in stats)
     if n_se:
         where = ", ".join(f"{s.task_id} ({s.judge_errors})" for s in stats if s.judge_errors)
-        warnings.append(f"{n_se} sample(s) hit a JUDGE ERROR (SE) and are excluded from every metric: {where}. "
-                        "Fix the task's interactor/checker and re-judge.")
+        warnings.append(f"{n_se} sample(s) stayed a JUDGE ERROR (SE) and count as failed in pass@k: {where}. "
+                        "Fix the task's interactor/checker or the judge and re-judge.")
     empty = [s.task_id for s in stats if s.n == 0]
     if empty:
         warnings.append(f"{len(empty)} task(s) have no judged sample that counts and are left out: "
@@ -258,12 +260,11 @@ def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) 
     the failure composition of the round-r executions of chains still unsolved.
 
     ``rows``: one per judged sample with ``task_id``, ``chain``, ``round`` (1-based) and
-    ``verdict``; judge errors (SE) are left out. A chain solved at round j counts as solved at
-    every later round."""
+    ``verdict``; a judge error (SE) is an unsolved round (its chain stays in the denominator; the
+    row's ``SE`` is its share of the unsolved). A chain solved at round j counts as solved at every
+    later round."""
     chains: dict[tuple[str, Any], dict[int, str]] = {}
     for r in rows:
-        if r["verdict"] == "SE":
-            continue
         chains.setdefault((str(r["task_id"]), r["chain"]), {})[int(r["round"] or 1)] = str(r["verdict"])
     if not chains:
         return []
@@ -281,7 +282,7 @@ def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) 
                     and (solved_at[k] is None or solved_at[k] > rnd)]
         counts = Counter(unsolved)
         row: dict[str, Any] = {"round": rnd, "n_unsolved": len(unsolved)}
-        for label in (v.value for v in FAILURE_LABELS):
+        for label in (*(v.value for v in FAILURE_LABELS), Verdict.SE.value):
             row[label] = counts.get(label, 0) / len(unsolved) if unsolved else 0.0
         row["refine@k"] = sum(per_task) / len(per_task)
         out.append(row)

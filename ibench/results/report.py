@@ -9,7 +9,8 @@ Files written under the run folder::
     summary.json            the whole RunSummary
     summary.csv / .parquet  long format: group, name, k, pass@k, CI, tasks
     per_task.csv / .parquet one row per task: n, c, pass@k, verdict counts
-    failures.csv            failure composition (label, count, fraction)
+    failures.csv            failure composition (label, count, fraction), then a row SE with the judge
+                            errors' count (counted as failed in pass@k, not part of the fractions)
     refine.csv              with refinement rounds: refine@k and the still-unsolved's failures per round
     plots/pass_at_k_by_difficulty.png, plots/failure_composition.png
 """
@@ -71,8 +72,10 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
     tasks = pl.DataFrame(per_task_rows(s), infer_schema_length=None)
     tasks.write_csv(files["per_task_csv"])
     tasks.write_parquet(files["per_task_parquet"])
-    pl.DataFrame({"label": list(s.failure_composition), "count": [s.failure_counts[k] for k in s.failure_composition],
-                  "fraction": list(s.failure_composition.values())}).write_csv(files["failures_csv"])
+    pl.DataFrame({"label": [*s.failure_composition, "SE"],
+                  "count": [*(s.failure_counts[k] for k in s.failure_composition), s.n_judge_errors],
+                  "fraction": [*s.failure_composition.values(), None]},
+                 schema={"label": pl.String, "count": pl.Int64, "fraction": pl.Float64}).write_csv(files["failures_csv"])
     if s.refine:
         files["refine_csv"] = out / "refine.csv"
         pl.DataFrame(s.refine, infer_schema_length=None).write_csv(files["refine_csv"])
@@ -129,7 +132,7 @@ def _cells(g: GroupMetric | None, ks: list[int]) -> list[str]:
 
 def render_refine(rows: list[dict[str, Any]], console: Console, title: str) -> None:
     """InteractBench Table 11's shape: one row per round."""
-    labels = [v.value for v in FAILURE_LABELS if any(r.get(v.value) for r in rows)]
+    labels = [v for v in [*(x.value for x in FAILURE_LABELS), "SE"] if any(r.get(v) for r in rows)]
     t = Table(title=title, title_justify="left")
     for name in ["round", *labels, "unsolved", "refine@k"]:
         t.add_column(name, justify="right")
@@ -146,7 +149,8 @@ def render(s: RunSummary, console: Console | None = None) -> None:
     model = escape(s.model)
     kind = "reasoning" if s.meta.get("reasoning") else "non-reasoning"
 
-    t2 = Table(title=f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples", title_justify="left")
+    se = f" ({s.n_judge_errors} SE, counted as failed)" if s.n_judge_errors else ""
+    t2 = Table(title=f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples{se}", title_justify="left")
     t2.add_column("Model")
     diff = {g.name: g for g in s.by_difficulty}
     for name in [*DIFFICULTIES, "Overall"]:
@@ -181,14 +185,17 @@ def render(s: RunSummary, console: Console | None = None) -> None:
     t4.add_row(model, *[fmt(v) for v in s.failure_composition.values()])
     t4.add_row("[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in s.failure_composition])
     console.print(t4)
+    console.print(f"judge errors (SE, counted as failed in pass@k, not in the composition): {s.n_judge_errors}",
+                  style="bold red" if s.n_judge_errors else "dim", highlight=False)
 
     if s.refine:
         render_refine(s.refine, console, f"Iterative refinement: refine@k and the failure composition of the "
                                          f"still-unsolved, round by round — {model}")
 
     if s.n_judge_errors:
-        console.print(Panel(f"[bold]{s.n_judge_errors} sample(s) got a JUDGE ERROR (SE)[/bold] and are excluded "
-                            "from every metric above. These are harness or task bugs, not model failures.",
+        console.print(Panel(f"[bold]{s.n_judge_errors} sample(s) stayed a JUDGE ERROR (SE)[/bold] after re-judging "
+                            "and count as failed samples in every pass@k above (never dropped). Find the harness "
+                            "or task bug, fix it and re-judge.",
                             title="JUDGE ERRORS", border_style="bold red"))
     for w in s.warnings:
         if "JUDGE ERROR" not in w:

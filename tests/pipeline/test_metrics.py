@@ -1,4 +1,4 @@
-"""pass@k, stratification, bootstrap CIs, failure composition, and SE exclusion."""
+"""pass@k, stratification, bootstrap CIs, failure composition, and SE counted as failed."""
 
 import math
 from pathlib import Path
@@ -27,24 +27,24 @@ def task(pid, difficulty, cats):
                 memory_limit_mb=256, difficulty=difficulty, categories=tuple(cats), cases=())
 
 
-def test_summary_stratifies_excludes_se_and_composes_failures():
+def test_summary_stratifies_counts_se_as_failed_and_composes_failures():
     tasks = [task("a", "Easy", ["Graph", "Math"]), task("b", "Hard", ["Math"]), task("c", "Easy", ["Game"])]
     verdicts = {
-        "a": ["OK"] * 4 + ["WA"] * 5 + ["SE"],  # SE leaves n: n=9, c=4
+        "a": ["OK"] * 4 + ["WA"] * 5 + ["SE"],  # SE is a failed sample: n=10, c=4
         "b": ["WA", "QLE", "CE", "RE", "TLE", "OK"],  # n=6, c=1
-        "c": ["SE", "SE"],  # nothing counts: left out, with a warning
+        "c": ["SE", "SE"],  # n=2, c=0: in pass@1 (0.0), too few for pass@5
     }
     s = summarize("m", tasks, verdicts, ks=[1, 5], bootstrap=200, seed=1)
-    assert s.n_judge_errors == 3 and s.n_tasks == 2 and s.n_samples == 15 and s.n_accepted == 5
-    p1 = {"a": 4 / 9, "b": 1 / 6}
-    assert s.overall.pass_at[1] == pytest.approx((p1["a"] + p1["b"]) / 2)
-    assert s.overall.pass_at[5] == pytest.approx((brute_pass_at_k(9, 4, 5) + brute_pass_at_k(6, 1, 5)) / 2)
+    assert s.n_judge_errors == 3 and s.n_tasks == 3 and s.n_samples == 18 and s.n_accepted == 5
+    p1 = {"a": 4 / 10, "b": 1 / 6, "c": 0.0}
+    assert s.overall.pass_at[1] == pytest.approx((p1["a"] + p1["b"] + p1["c"]) / 3)
+    assert s.overall.pass_at[5] == pytest.approx((brute_pass_at_k(10, 4, 5) + brute_pass_at_k(6, 1, 5)) / 2)
     diff = {g.name: g for g in s.by_difficulty}
-    assert set(diff) == {"Easy", "Hard"} and diff["Easy"].pass_at[1] == pytest.approx(p1["a"])
+    assert set(diff) == {"Easy", "Hard"} and diff["Easy"].pass_at[1] == pytest.approx((p1["a"] + p1["c"]) / 2)
     cats = {g.name: g for g in s.by_category}
     assert cats["Math"].pass_at[1] == pytest.approx((p1["a"] + p1["b"]) / 2)  # multi-label
     assert cats["Graph"].pass_at[1] == pytest.approx(p1["a"])
-    assert "Game" not in cats
+    assert cats["Game"].pass_at[1] == 0.0
     assert s.failure_counts["WA"] == 6 and s.n_failed == 10
     assert s.failure_composition["WA"] == pytest.approx(0.6)
     assert sum(s.failure_composition.values()) == pytest.approx(1.0)
