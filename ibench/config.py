@@ -57,8 +57,75 @@ def safe_name(text: object, max_len: int = 80) -> str:
     return s
 
 
+def _leaf_items(overrides: Any, exclude: Any) -> list[tuple[str, str, str]]:
+    skip = set(exclude or ())
+    items = []
+    for o in list(overrides or ()):
+        key, sep, value = str(o).partition("=")
+        bare = key.lstrip("+~")
+        if bare in skip or bare.startswith("hydra.") or bare.startswith("hydra/"):
+            continue
+        items.append((bare, key, value if sep else ""))
+    return items
+
+
+SWEEP_KEYS_ENV = "IBENCH_SWEEP_KEYS"  # set by ibench.launch.cli for a multirun: the swept keys, in order
+MAX_NAME = 150  # characters of the overrides part of a new run folder's name (a component may hold 255)
+MAX_VALUE = 40  # characters of one value in a folder name; longer: shortened (the digest keeps it unique)
+
+
+def _short_value(value: str) -> tuple[str, bool]:
+    """(a value as a folder name shows it, whether it was shortened): a path by its last part,
+    a list of more than three by its first two and a count, anything longer than MAX_VALUE cut."""
+    raw = value.strip()
+    if raw.startswith(("/", "./", "../", "~")) and raw.rstrip("/"):
+        return safe_name(raw.rstrip("/").rsplit("/", 1)[-1], MAX_VALUE), True
+    if raw.startswith("[") and raw.endswith("]"):
+        parts = [p.strip() for p in raw[1:-1].split(",") if p.strip()]
+        if len(parts) > 3:
+            return safe_name(f"{parts[0]},{parts[1]},{len(parts) - 2}more", 2 * MAX_VALUE), True
+    s = safe_name(raw, 10_000)
+    if len(s) > MAX_VALUE:
+        return s[: MAX_VALUE - 1].rstrip("-+_.") + "~", True
+    return s, False
+
+
 def run_leaf(overrides: Any, exclude: Any = ()) -> str:
-    """The overrides part of a run folder's name: ``key=value`` pairs, sorted by key and joined
+    """The overrides part of a run folder's name, readable: ``key=value`` pairs joined by ``,``,
+    each made safe (:func:`safe_name`); in a sweep the swept keys first, the rest sorted by key.
+    A path shows its last part, a long list its first two items and a count, a long value is
+    cut, and when more than MAX_NAME characters would be needed the last pairs become
+    ``+N-more``; whenever anything is shortened a digest of all overrides ends the name (the
+    whole of them is in the folder's ``identity.json`` and ``.hydra/overrides.yaml``). Keys in
+    ``exclude`` (settings that change where or how a run executes, not what it measures) are
+    left out. No overrides: ``default``."""
+    items = _leaf_items(overrides, exclude)
+    if not items:
+        return DEFAULT_LEAF
+    swept = [k for k in os.environ.get(SWEEP_KEYS_ENV, "").split(",") if k]
+    items.sort(key=lambda it: (swept.index(it[0]) if it[0] in swept else len(swept), it))
+    parts, short = [], False
+    for _, key, value in items:
+        v, cut = _short_value(value)
+        short |= cut
+        parts.append(f"{safe_name(key, 60)}={v}")
+    tag = "-" + digest("\n".join(f"{k}={v}" for _, k, v in items))
+    leaf = ",".join(parts)
+    if len(leaf) > MAX_NAME - len(tag):
+        short = True
+        kept: list[str] = []
+        for i, part in enumerate(parts):
+            more = f",+{len(parts) - i - 1}-more" if i < len(parts) - 1 else ""
+            if kept and len(",".join(kept + [part])) + len(more) + len(tag) > MAX_NAME:
+                break
+            kept.append(part[: MAX_NAME - 40])
+        rest = len(parts) - len(kept)
+        leaf = ",".join(kept) + (f",+{rest}-more" if rest else "")
+    return leaf + tag if short else leaf
+
+
+def legacy_run_leaf(overrides: Any, exclude: Any = ()) -> str:
+    """The folder naming before issue 22 (kept so that such folders still resume): ``key=value`` pairs, sorted by key and joined
     by ``,``, each made safe (:func:`safe_name`); keys in ``exclude`` (settings that change where
     or how a run executes, not what it measures) are left out. No overrides: ``default``."""
     skip = set(exclude or ())

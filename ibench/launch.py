@@ -124,8 +124,9 @@ def banner_note(backend: Backend, tasks: list, sampling: SamplingSettings) -> st
     if backend.repeat_to_n:
         return (f"replays the {sols} known {backend.language} solution(s) of {len(tasks)} task(s), cycled to "
                 f"sampling.n={sampling.n} sample(s) per task; the other sampling settings do not apply")
-    return (f"replays the {sols} known {backend.language} solution(s) of {len(tasks)} task(s), one sample each; "
-            f"sampling.n={sampling.n} is ignored (model.repeat_to_n=true cycles them to n)")
+    return (f"replays the {sols} known {backend.language} solution(s) of {len(tasks)} task(s) as {sols} sample(s), "
+            f"one per solution, so sampling.n={sampling.n} does not apply (model.repeat_to_n=true makes exactly "
+            f"sampling.n samples per task, cycling the solutions)")
 
 
 def prompts_too_long(verdicts: Any) -> int:
@@ -219,8 +220,9 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         plan = pipeline.run()
         progress_log(pipeline.progress, force=True)
         m = cfg.metrics
-        summary = summarize(backend.name, tasks, pipeline.verdicts_by_task(plan.expected), ks=list(m.ks),
-                            bootstrap=m.bootstrap, confidence=m.confidence, seed=m.seed)
+        with _file_only("ibench.results.metrics"):  # its warnings: the report prints them once
+            summary = summarize(backend.name, tasks, pipeline.verdicts_by_task(plan.expected), ks=list(m.ks),
+                                bootstrap=m.bootstrap, confidence=m.confidence, seed=m.seed)
         # A node whose sandbox differs from the others' must be visible in the results.
         from ibench.cluster.judging import sandbox_mismatches
 
@@ -278,6 +280,33 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
                                  run_dir) from None
 
 
+class _NotFrom(logging.Filter):
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.logger = name
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.name != self.logger
+
+
+class _file_only:
+    """Records of ``name`` reach the log files only (not the console) while inside."""
+
+    def __init__(self, name: str) -> None:
+        self.flt = _NotFrom(name)
+        self.handlers: list[logging.Handler] = []
+
+    def __enter__(self) -> "_file_only":
+        self.handlers = [h for h in logging.getLogger().handlers if not isinstance(h, logging.FileHandler)]
+        for h in self.handlers:
+            h.addFilter(self.flt)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        for h in self.handlers:
+            h.removeFilter(self.flt)
+
+
 def _judged_so_far(run_dir: Path, pipeline: Any) -> tuple[int, int]:
     """(samples of this run judged and stored, samples the run must end with)."""
     if pipeline is None:
@@ -303,17 +332,70 @@ def _remove_if_empty(path: Path, stop: Path) -> None:
         path = path.parent
 
 
-def _write_hydra_files(run_dir: Path, cfg: DictConfig) -> None:
+def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | None = None) -> None:
     """What Hydra writes itself (``.hydra/config.yaml``, ``hydra.yaml``, ``overrides.yaml``),
-    written into the run's folder only once the preflight has passed."""
+    written into the run's folder only once the preflight has passed. A resume writes the
+    folder's own settings back (its config-group choices kept in ``hydra.yaml``)."""
     from hydra.core.hydra_config import HydraConfig
 
     d = run_dir / ".hydra"
     d.mkdir(parents=True, exist_ok=True)
+    hc = OmegaConf.to_container(HydraConfig.get(), resolve=False)
+    if cfg.resume and (d / "hydra.yaml").is_file():
+        from ibench.preflight import folder_settings
+
+        _, choices = folder_settings(run_dir)
+        hc["runtime"]["choices"].update(choices)  # type: ignore[index]
     OmegaConf.save(cfg, d / "config.yaml")
-    hc = HydraConfig.get()
-    OmegaConf.save(OmegaConf.create({"hydra": OmegaConf.to_container(hc, resolve=False)}), d / "hydra.yaml")
-    OmegaConf.save(OmegaConf.create(list(hc.overrides.task)), d / "overrides.yaml")
+    OmegaConf.save(OmegaConf.create({"hydra": hc}), d / "hydra.yaml")
+    OmegaConf.save(OmegaConf.create(list(overrides if overrides is not None else hc["overrides"]["task"])),  # type: ignore[index]
+                   d / "overrides.yaml")
+
+
+def quiet_libraries() -> None:
+    """Lines no user acts on: the HTTP clients' per-request INFO lines, and Ray's notice that
+    the local cluster it starts uses token authentication (it does; nothing to do)."""
+    for noisy in ("httpx", "httpcore"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(logging.ERROR)
+
+
+def adopt_folder(cfg: DictConfig, run_dir: Path, overrides: list[str]) -> tuple[DictConfig, list[str], list[str]]:
+    """``resume=PATH``: (the folder's config with the command's non-identity overrides, the
+    overrides the folder's run was made with plus those, notes); :class:`ConfigError` when
+    PATH is no run folder or an override would change what the run measures."""
+    from ibench.preflight import CommandLine, adopt_resume
+
+    if not run_dir.is_dir():
+        raise ConfigError(f"invalid settings:\n  resume: {cfg.resume}: not a folder (resume=PATH continues an "
+                          "existing run folder)")
+    with CommandLine() as cmd:
+        adopted, kept, notes = adopt_resume(cfg, run_dir, overrides, cmd)
+    before: list[str] = []
+    path = run_dir / ".hydra" / "overrides.yaml"
+    if path.is_file():
+        before = [str(o) for o in OmegaConf.load(path) if not str(o).startswith("resume=")]
+    keys = {o.partition("=")[0].lstrip("+~") for o in kept}
+    merged = [o for o in before if o.partition("=")[0].lstrip("+~") not in keys] + kept
+    return adopted, merged, notes
+
+
+def _legacy_folder(hydra_dir: Path, overrides: list[str]) -> Path | None:
+    """The folder this command's run had under the naming before issue 22 (cut at 120
+    characters plus a digest), when it exists with results and the new name does not: the same
+    run resumes there, so no existing folder is orphaned."""
+    from hydra.core.hydra_config import HydraConfig
+
+    from ibench.config import legacy_run_leaf
+
+    try:
+        exclude = list(HydraConfig.get().job.config.override_dirname.exclude_keys)
+    except Exception:  # noqa: BLE001
+        return None
+    old = hydra_dir.parent / legacy_run_leaf(overrides, exclude)
+    if old == hydra_dir or not (old / "results").is_dir() or (hydra_dir / "results").exists():
+        return None
+    return old
 
 
 @hydra.main(version_base="1.3", config_path=str(_config.CONF_DIR), config_name="config")
@@ -328,25 +410,33 @@ def main(cfg: DictConfig) -> float | None:
     hydra_dir = Path(hc.runtime.output_dir)
     outputs = Path(str(cfg.paths.output_dir))
     overrides = [str(o) for o in hc.overrides.task]
+    overrides = [o for o in overrides if not o.startswith("resume=")]
     run_dir = Path(cfg.resume).resolve() if cfg.resume else hydra_dir
-    for noisy in ("httpx", "httpcore"):  # one INFO line per request
-        logging.getLogger(noisy).setLevel(logging.WARNING)
-    if cfg.print_config:
-        _remove_if_empty(hydra_dir, outputs)
-        print(OmegaConf.to_yaml(OmegaConf.to_container(cfg, resolve=True)), end="")
-        return None
+    quiet_libraries()
+    notes: list[str] = []
     try:
-        if cfg.resume and not run_dir.is_dir():
-            raise ConfigError(f"invalid settings:\n  resume: {cfg.resume}: not a folder (resume=PATH continues an "
-                              "existing run folder)")
+        if cfg.resume:
+            # resume=PATH: the folder's own settings are the run's; an override that would change
+            # what it measures is refused (ibench.preflight.adopt_resume).
+            cfg, overrides, notes = adopt_folder(cfg, run_dir, overrides)
+        if cfg.print_config:
+            _remove_if_empty(hydra_dir, outputs)
+            print(OmegaConf.to_yaml(OmegaConf.to_container(cfg, resolve=True)), end="")
+            return None
+        if not cfg.resume:
+            legacy = _legacy_folder(hydra_dir, overrides)
+            if legacy is not None:  # a folder named by the scheme before issue 22: the same run, resumed there
+                run_dir = legacy
         checked = preflight(cfg)
     except (ConfigError, TaskError) as e:  # bad input: the message names the file or field
         _remove_if_empty(hydra_dir, outputs)
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
-    if run_dir != hydra_dir:  # resume=PATH: only PATH is written
+    if run_dir != hydra_dir:  # resume=PATH (or a folder of the old naming): only that folder is written
         _remove_if_empty(hydra_dir, outputs)
-    _write_hydra_files(run_dir, cfg)
+    _write_hydra_files(run_dir, cfg, overrides)
+    for line in notes:
+        print(line, file=sys.stderr)
     try:
         with interrupt_signals():
             summary = run(cfg, run_dir, overrides=overrides, checked=checked)
@@ -361,5 +451,129 @@ def main(cfg: DictConfig) -> float | None:
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)
 
 
+# -- the command line, checked whole before Hydra runs any job ----------------------------------------
+_HYDRA_ONLY = ("help", "hydra_help", "cfg", "info", "shell_completion", "experimental_rerun", "config_path",
+               "config_name", "config_dir")
+
+
+def sweep_jobs(overrides: list[str]) -> list[list[str]]:
+    """The jobs of a multirun, as Hydra's basic sweeper makes them (one override list each)."""
+    from hydra._internal.core_plugins.basic_sweeper import BasicSweeper
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    parsed = OverridesParser.create().parse_overrides(overrides)
+    return [job for batch in BasicSweeper.split_arguments(parsed, None) for job in batch]
+
+
+def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]], list[Any], list[str]]:
+    """(the jobs, their checked configs, problems): every job of the command composed from the
+    CLI overrides and preflighted (``resume=PATH``: the folder's settings), before Hydra runs
+    one. A problem names the field, what was expected and the nearest valid names."""
+    from hydra._internal.utils import get_args_parser
+    from hydra.errors import HydraException
+
+    from ibench.preflight import CommandLine, adopt_resume, _first_lines
+    from ibench.tasks.errors import TaskError
+
+    args = get_args_parser().parse_args(argv)
+    overrides = list(args.overrides)
+    problems: list[str] = []
+    jobs: list[list[str]] = [overrides]
+    if args.multirun:
+        try:
+            jobs = sweep_jobs(overrides)
+        except HydraException as exc:
+            return [], [], [f"the sweep: {_first_lines(exc)}"]
+    configs: list[Any] = []
+    probed: dict[tuple, str | None] = {}
+    with CommandLine() as cmd:
+        per_job: list[list[str]] = []
+        for job in jobs:
+            cfg, mine = cmd.check_overrides(job)
+            if cfg is not None and not mine:
+                remote = any(o.startswith("hydra/launcher=") and not o.endswith("=basic") for o in job)
+                try:
+                    if cfg.resume:
+                        cfg, _, _ = adopt_resume(cfg, Path(str(cfg.resume)).resolve(), [
+                            o for o in job if not o.startswith("resume=")], cmd)
+                    if not cfg.print_config:
+                        # a job sent to Slurm checks its GPUs and endpoint where it runs
+                        preflight(cfg, request=request and not remote, model=not remote, probed=probed)
+                except (ConfigError, TaskError) as e:
+                    mine = [ln[2:] if ln.startswith("  ") else ln
+                            for ln in str(e).removeprefix("invalid settings:").splitlines() if ln.strip()]
+            configs.append(cfg)
+            per_job.append(mine)
+    if len(jobs) == 1:
+        problems = per_job[0]
+    else:
+        seen: dict[str, list[int]] = {}
+        for i, mine in enumerate(per_job):
+            for line in mine:
+                seen.setdefault(line, []).append(i)
+        for line, idx in seen.items():
+            if len(idx) == len(jobs):
+                problems.append(f"every job: {line}")
+            else:
+                for i in idx:
+                    problems.append(f"job {i} ({' '.join(jobs[i])}): {line}")
+    return jobs, configs, problems
+
+
+def shared_ray(configs: list[Any]) -> Any:
+    """One local Ray for every job of a local multirun whose jobs all start the same local one
+    (each job's cluster then reuses it instead of starting its own); None otherwise."""
+    from hydra.utils import instantiate
+
+    if len(configs) < 2 or any(c is None for c in configs):
+        return None
+    clusters = [OmegaConf.to_container(c.cluster, resolve=True) for c in configs]
+    first = clusters[0]
+    if any(c != first for c in clusters) or first.get("address") or not str(first.get("_target_", "")).endswith(
+            "LocalCluster"):
+        return None
+    cluster = instantiate(OmegaConf.create(first))
+    cluster.start()
+    return cluster
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """``python -m ibench.launch``: the whole command checked first (every job of a sweep; exit 2
+    with one line per problem, nothing run, no folder made), then Hydra runs it."""
+    import os
+
+    argv = list(sys.argv[1:] if argv is None else argv)
+    from hydra._internal.utils import get_args_parser
+
+    try:
+        args = get_args_parser().parse_args(argv)
+    except SystemExit:
+        raise
+    if any(getattr(args, name, None) for name in _HYDRA_ONLY):
+        main()
+        return
+    jobs, configs, problems = check_command(argv)
+    if problems:
+        print("error: invalid settings:\n  " + "\n  ".join(problems), file=sys.stderr)
+        raise SystemExit(2)
+    cluster = None
+    if args.multirun:
+        from ibench.config import SWEEP_KEYS_ENV
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+
+        swept = [o.key_or_group.lstrip("+~") for o in OverridesParser.create().parse_overrides(args.overrides)
+                 if o.is_sweep_override()]
+        os.environ[SWEEP_KEYS_ENV] = ",".join(swept)  # the swept keys lead each job's folder name
+        remote = any(o.startswith("hydra/launcher=") and not o.endswith("=basic") for o in args.overrides)
+        if not remote:
+            quiet_libraries()
+            cluster = shared_ray(configs)
+    try:
+        main()
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
 if __name__ == "__main__":
-    main()
+    cli()

@@ -158,8 +158,9 @@ def gpus_available(cfg: DictConfig) -> tuple[float | None, str]:
     return 0.0, "this machine (no nvidia-smi)"
 
 
-def model_problems(cfg: DictConfig, request: bool = True) -> list[str]:
-    """The model can run: an API key and a reachable endpoint, or enough GPUs for one replica."""
+def model_problems(cfg: DictConfig, request: bool = True, probed: dict | None = None) -> list[str]:
+    """The model can run: an API key and a reachable endpoint, or enough GPUs for one replica.
+    ``probed`` remembers each endpoint's answer (the jobs of a sweep ask once)."""
     kind = _kind(cfg)
     mc = cfg.model
     out: list[str] = []
@@ -173,7 +174,13 @@ def model_problems(cfg: DictConfig, request: bool = True) -> list[str]:
                            "without a key")
                 return out
         if request and mc.get("preflight", True):
-            problem = probe_endpoint(mc, key)
+            memo = (str(mc.base_url), str(mc.get("model")), key)
+            if probed is not None and memo in probed:
+                problem = probed[memo]
+            else:
+                problem = probe_endpoint(mc, key)
+                if probed is not None:
+                    probed[memo] = problem
             if problem:
                 out.append(problem)
     elif kind == "vllm":
@@ -225,9 +232,10 @@ def probe_endpoint(mc: DictConfig, key: str | None, timeout_s: float = 30.0) -> 
     return None
 
 
-def preflight(cfg: DictConfig, request: bool = True) -> Checked:
+def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed: dict | None = None) -> Checked:
     """Check everything; raise one :class:`ConfigError` naming every problem, or return what
-    was built (judge settings with the case pools applied; the selected tasks)."""
+    was built (judge settings with the case pools applied; the selected tasks). ``model=False``
+    leaves the model's GPUs and endpoint to the machine the run goes to (a Slurm launcher)."""
     from ibench.judge.executors import executor_class
     from ibench.judge.settings import JudgeSettings
     from ibench.tasks.errors import TaskError
@@ -255,6 +263,9 @@ def preflight(cfg: DictConfig, request: bool = True) -> Checked:
     filters_ok = not any(p.startswith(("bench.difficulties", "bench.categories", "bench.language"))
                          for p in problems)
     if filters_ok:
+        problems += task_id_problems(cfg)
+        filters_ok = not any(p.startswith("bench.ids") for p in problems)
+    if filters_ok:
         try:
             from ibench.launch import load_bench
 
@@ -268,10 +279,34 @@ def preflight(cfg: DictConfig, request: bool = True) -> Checked:
         prompt, more = prompt_problems(cfg, tasks)
         problems += more
     # The key's variable and the GPUs always; the request only when everything else is right.
-    problems += model_problems(cfg, request=request and not problems)
+    if model:
+        problems += model_problems(cfg, request=request and not problems, probed=probed)
     if problems:
         raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
     return Checked(judge, tasks, prompt)
+
+
+def task_id_problems(cfg: DictConfig) -> list[str]:
+    """``bench.ids`` names task folders of ``bench.tasks_dir``: one line per unknown id, with the
+    nearest ids (the loader's own message lists every id on one line)."""
+    from pathlib import Path
+
+    from ibench.tasks.load import find_task_dirs
+
+    b = cfg.bench
+    root = Path(str(b.tasks_dir))
+    if b.ids is None or not root.exists():
+        return []  # no filter; a missing folder is the loader's to report
+    try:
+        known = sorted(d.name for d in find_task_dirs(root))
+    except Exception:  # noqa: BLE001 - the loader reports it
+        return []
+    out = []
+    for i in dict.fromkeys(str(x) for x in b.ids):
+        if i not in known:
+            out.append(f"bench.ids: unknown task id {i!r}{did_you_mean(i, known)} ({len(known)} task(s) in {root}; "
+                       f"`python -m ibench.tasks check {root}` lists them)")
+    return out
 
 
 def prompt_problems(cfg: DictConfig, tasks: list) -> tuple[Any, list[str]]:
@@ -313,3 +348,352 @@ def example_pool(root: str) -> list:
     from ibench.tasks.load import inspect_tasks
 
     return [r.task for r in inspect_tasks(root) if r.ok and r.task is not None]
+
+
+# -- the command line, checked before Hydra runs it (ibench.launch.cli) ------------------------------
+# Hydra's own messages for a bad override (an unknown key with advice to add it with `+`, a value
+# of the wrong type, an unknown config name with 20 lines of search path) exit 1; these checks
+# find the same problems first and say them as ibench does: the field, what was expected, and
+# the nearest valid names. Every job of a multirun is composed and preflighted before any runs.
+
+# Settings a resume may change: they change where or how a run executes, or what its report
+# shows, never a sample or a verdict (patterns: a key, or a prefix ending in `.`).
+RESUME_ALLOWED = ("resume", "print_config", "paths.output_dir", "cluster", "cluster.", "wandb", "wandb.",
+                  "pipeline.", "metrics.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
+                  "model.base_url", "model.preflight", "model.api_key_env", "model.max_retries", "model.timeout_s",
+                  "model.backoff_base_s", "model.backoff_max_s", "model.placement_timeout_s", "model.max_restarts",
+                  "model.max_task_retries", "model.calls_in_flight", "model.tasks_per_call", "hydra.", "hydra/")
+# Groups whose choice is part of what a run measures (a resume keeps the folder's).
+IDENTITY_GROUPS = ("model", "sampling", "prompt", "feedback", "judge", "bench")
+
+
+def resume_allowed(key: str) -> bool:
+    return any(key == p or (p.endswith((".", "/")) and key.startswith(p)) for p in RESUME_ALLOWED)
+
+
+def did_you_mean(word: str, options: Any, n: int = 3, prefix: str = "") -> str:
+    """``; did you mean X?`` with the nearest of ``options`` (difflib), or ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(o) for o in options], n=n, cutoff=0.6)
+    return f"; did you mean {' or '.join(prefix + c for c in close)}?" if close else ""
+
+
+def _listing(options: list[str], limit: int = 14) -> str:
+    shown = ", ".join(options[:limit])
+    return shown + (f", … ({len(options)} in all)" if len(options) > limit else "")
+
+
+_TYPE_WORDS = {"Integer": "a whole number", "Float": "a number", "Boolean": "true or false", "String": "text",
+               "int": "a whole number", "float": "a number", "bool": "true or false", "str": "text"}
+
+
+class CommandLine:
+    """Compose and check the jobs of one command line with Hydra's compose API (no job runs)."""
+
+    def __init__(self) -> None:
+        from hydra.core.global_hydra import GlobalHydra
+
+        from ibench import config as _config  # noqa: F401 - registers the schema
+
+        self._ctx = None
+        if not GlobalHydra.instance().is_initialized():
+            from hydra import initialize_config_dir
+
+            self._ctx = initialize_config_dir(config_dir=str(_config.CONF_DIR), version_base="1.3", job_name="ibench")
+            self._ctx.__enter__()
+        self.loader = GlobalHydra.instance().config_loader()
+        self._groups: dict[str, list[str]] = {}
+
+    def close(self) -> None:
+        if self._ctx is not None:
+            self._ctx.__exit__(None, None, None)
+            self._ctx = None
+
+    def __enter__(self) -> "CommandLine":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- names --------------------------------------------------------------------------------
+    def group_options(self, group: str) -> list[str] | None:
+        """The options of a config group (``model``, ``hydra/launcher``), or None: not a group."""
+        if group not in self._groups:
+            parent, _, _ = group.rpartition("/")
+            if group.split("/")[-1] not in self.loader.list_groups(parent):
+                return None
+            self._groups[group] = sorted(self.loader.get_group_options(group))
+        return self._groups[group]
+
+    def groups(self) -> list[str]:
+        return sorted(g for g in self.loader.list_groups("") if g != "hydra")
+
+    def compose(self, overrides: list[str]) -> DictConfig:
+        from hydra import compose
+
+        return compose("config", overrides=list(overrides))
+
+    # -- one job --------------------------------------------------------------------------------
+    def check_overrides(self, overrides: list[str]) -> tuple[DictConfig | None, list[str]]:
+        """(the composed config, or None when it cannot be; one problem per bad override)."""
+        import copy
+
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+        from hydra.errors import HydraException
+
+        parser = OverridesParser.create()
+        problems: list[str] = []
+        groups_ok: list[str] = []
+        values: list[Any] = []
+        for text in overrides:
+            try:
+                o = parser.parse_override(text)
+            except HydraException as exc:
+                problems.append(f"{text}: not a setting Hydra can read ({str(exc).splitlines()[0]}); "
+                                "write key=value, and quote a value holding = , [ ] or spaces")
+                continue
+            key = o.key_or_group
+            if o.is_sweep_override():
+                problems.append(f"{text}: several values run a sweep, one run each: add -m (--multirun); "
+                                f"a list value is written {key}=[a,b]")
+                continue
+            opts = self.group_options(key)
+            if opts is not None and not o.is_delete():
+                value = str(o.value())
+                if value not in opts:
+                    shown = [x for x in opts if not x.startswith("base_")]
+                    where = "conf/" + key + "/" if not key.startswith("hydra/") else key
+                    problems.append(f"{key}={value}: no such {key} config{did_you_mean(value, shown)} "
+                                    f"(the {key} configs in {where}: {_listing(shown)})")
+                else:
+                    groups_ok.append(text)
+                continue
+            values.append(o)
+        if problems and not groups_ok and not values:
+            return None, problems
+        try:
+            base = self.compose([g for g in groups_ok if not g.startswith("hydra")])
+        except HydraException as exc:
+            return None, problems + [_first_lines(exc)]
+        cfg = copy.deepcopy(base)
+        for o in values:
+            key = o.key_or_group
+            if key.startswith("hydra.") or key == "hydra":
+                continue
+            if o.is_delete():
+                continue
+            try:
+                value = o.value()
+                if o.is_add() or o.is_force_add():
+                    from omegaconf import open_dict
+
+                    with open_dict(cfg):
+                        OmegaConf.update(cfg, key, value, merge=True, force_add=o.is_force_add())
+                else:
+                    OmegaConf.update(cfg, key, value, merge=True)
+            except Exception as exc:  # noqa: BLE001 - worded below
+                problems.append(self._value_problem(cfg, o, exc))
+        if problems:
+            return None, problems
+        try:  # the real thing (interpolations, deletions, hydra.* keys): Hydra's own check
+            return self.compose([t for t in overrides if not t.startswith(("hydra.", "hydra/"))]), []
+        except HydraException as exc:
+            return None, [_first_lines(exc)]
+
+    def _value_problem(self, cfg: DictConfig, o: Any, exc: Exception) -> str:
+        from omegaconf.errors import ConfigAttributeError, ConfigKeyError
+
+        key = o.key_or_group
+        text = o.input_line or f"{key}={o.value()}"
+        if isinstance(exc, (ConfigKeyError, ConfigAttributeError)):
+            parent_key, _, leaf = key.rpartition(".")
+            parent = OmegaConf.select(cfg, parent_key, throw_on_resolution_failure=False) if parent_key else cfg
+            if OmegaConf.is_dict(parent):
+                siblings = [str(k) for k in parent.keys()]
+                where = parent_key or "the top level"
+                hint = did_you_mean(leaf, siblings, prefix=f"{parent_key}." if parent_key else "")
+                if hint:
+                    return f"{key}: no such setting{hint}"
+                return (f"{key}: no such setting; the settings of {where}: {_listing(siblings)} "
+                        f"(`python -m ibench.launch print_config=true` prints them all)")
+            flat = _flat_keys(cfg)
+            return (f"{key}: no such setting{did_you_mean(key, flat) or ''} "
+                    f"(`python -m ibench.launch print_config=true` prints them all)")
+        node = _node(cfg, key)
+        expected = None
+        if node is not None:
+            ref = getattr(getattr(node, "_metadata", None), "ref_type", None)
+            name = getattr(ref, "__name__", None) if ref is not None else None
+            expected = _TYPE_WORDS.get(str(name)) if name else None
+            if expected and getattr(node._metadata, "optional", False):
+                expected += " or null"
+            if expected is None and OmegaConf.is_list(node):
+                expected = f"a list, e.g. {key}=[a,b]"
+        if expected is None:
+            import re
+
+            m = re.search(r"could not be converted to (\w+)", str(exc))
+            expected = _TYPE_WORDS.get(m.group(1), m.group(1)) if m else str(exc).splitlines()[0]
+        return f"{key}: {o.value()!r}; expected {expected} ({text})"
+
+
+def _first_lines(exc: Exception) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return "; ".join(lines[:2]) if lines else type(exc).__name__
+
+
+def _node(cfg: DictConfig, key: str) -> Any:
+    node: Any = cfg
+    for part in key.split("."):
+        try:
+            node = node._get_node(part)
+        except Exception:  # noqa: BLE001
+            return None
+        if node is None:
+            return None
+    return node
+
+
+def _flat_keys(cfg: Any, prefix: str = "", depth: int = 3) -> list[str]:
+    out: list[str] = []
+    if depth <= 0 or not OmegaConf.is_dict(cfg):
+        return out
+    for k in cfg.keys():
+        full = f"{prefix}{k}"
+        out.append(full)
+        try:
+            child = cfg._get_node(k)
+        except Exception:  # noqa: BLE001
+            continue
+        if OmegaConf.is_dict(child):
+            out += _flat_keys(child, full + ".", depth - 1)
+    return out
+
+
+# -- resume=PATH: the folder's settings are the run's -------------------------------------------------
+def folder_settings(run_dir: Any) -> tuple[dict, dict[str, str]]:
+    """(the config a run folder was made with, its config-group choices): ``.hydra/config.yaml``
+    and ``.hydra/hydra.yaml`` (written by every launch that passed the preflight), else
+    ``config.resolved.yaml`` with the choices read from the names it records."""
+    from pathlib import Path
+
+    run_dir = Path(run_dir)
+    hydra_cfg, hydra_yaml = run_dir / ".hydra" / "config.yaml", run_dir / ".hydra" / "hydra.yaml"
+    resolved = run_dir / "config.resolved.yaml"
+    if hydra_cfg.is_file():
+        saved = OmegaConf.to_container(OmegaConf.load(hydra_cfg), resolve=False)
+    elif resolved.is_file():
+        saved = OmegaConf.to_container(OmegaConf.load(resolved), resolve=False)
+    else:
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: no .hydra/config.yaml or config.resolved.yaml; "
+                          "resume=PATH continues a run folder that a launch made")
+    choices: dict[str, str] = {}
+    if hydra_yaml.is_file():
+        try:
+            raw = OmegaConf.to_container(OmegaConf.load(hydra_yaml), resolve=False)
+            got = ((raw or {}).get("hydra") or {}).get("runtime", {}).get("choices") or {}
+            choices = {str(k): str(v) for k, v in got.items() if v is not None and not str(k).startswith("hydra/")}
+        except Exception:  # noqa: BLE001 - then the names below
+            choices = {}
+    assert isinstance(saved, dict)
+    for group in IDENTITY_GROUPS + ("cluster", "wandb"):
+        if group not in choices and isinstance(saved.get(group), dict) and saved[group].get("name"):
+            choices[group] = str(saved[group]["name"])
+    return saved, choices
+
+
+def _merge_leafwise(base: DictConfig, saved: Any, path: str, dropped: list[str]) -> None:
+    """Merge ``saved`` into ``base`` in place; keys the schema no longer has are skipped and named."""
+    try:
+        merged = OmegaConf.merge(OmegaConf.select(base, path) if path else base, saved)
+        if path:
+            OmegaConf.update(base, path, merged, merge=False)
+        else:
+            for k in merged.keys():
+                base[k] = merged[k]
+        return
+    except Exception:  # noqa: BLE001 - one key at a time
+        pass
+    if not isinstance(saved, dict):
+        dropped.append(path)
+        return
+    for k, v in saved.items():
+        sub = f"{path}.{k}" if path else str(k)
+        if _node(base, sub) is None:
+            dropped.append(sub)
+            continue
+        _merge_leafwise(base, v, sub, dropped)
+
+
+def _plain_value(cfg: DictConfig, key: str) -> Any:
+    try:
+        v = OmegaConf.select(cfg, key, throw_on_missing=False)
+    except Exception as exc:  # noqa: BLE001 - an interpolation that does not resolve here
+        return f"<{type(exc).__name__}>"
+    return OmegaConf.to_container(v, resolve=True) if OmegaConf.is_config(v) else v
+
+
+def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "CommandLine") -> tuple[DictConfig, list[str], list[str]]:
+    """The config of ``resume=PATH``: the folder's own (its group choices composed, then its saved
+    values), with the command's non-identity overrides applied. Returns (config, the command's
+    overrides kept, notes). An override that would change what the run measures raises
+    :class:`ConfigError` naming it and listing what a resume may change."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    saved, choices = folder_settings(run_dir)
+    group_overrides = [f"{g}={c}" for g, c in choices.items() if cmd.group_options(g) is not None]
+    try:
+        base = cmd.compose(group_overrides)
+    except Exception as exc:  # noqa: BLE001 - a config the folder names no longer exists
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir} was made with {', '.join(group_overrides)}, "
+                          f"which no longer compose: {_first_lines(exc)}") from None
+    dropped: list[str] = []
+    for k, v in saved.items():
+        if k in ("resume", "print_config", "hydra"):
+            continue
+        if _node(base, str(k)) is None:
+            dropped.append(str(k))
+            continue
+        _merge_leafwise(base, v, str(k), dropped)
+    parser = OverridesParser.create()
+    conflicts, kept = [], []
+    for text in overrides:
+        o = parser.parse_override(text)
+        key = o.key_or_group
+        if resume_allowed(key):
+            kept.append(text)
+            continue
+        if cmd.group_options(key) is not None:
+            have = choices.get(key)
+            if str(o.value()) != have:
+                conflicts.append(f"{text}: the folder's run has {key}={have}")
+            continue
+        mine, theirs = _plain_value(current, key), _plain_value(base, key)
+        if mine != theirs:
+            conflicts.append(f"{text}: the folder's run has {key}={theirs!r}")
+    if conflicts:
+        allowed = ", ".join(p + ("*" if p.endswith((".", "/")) else "") for p in RESUME_ALLOWED
+                            if p not in ("resume", "print_config") and not p.startswith("hydra"))
+        raise ConfigError(
+            f"invalid settings:\n  resume: {run_dir} continues its own run, made with the settings in its "
+            ".hydra/config.yaml; these overrides would change what it measures:\n    " + "\n    ".join(conflicts)
+            + f"\n  drop them (the folder's values apply), or start a new run without resume=. A resume may "
+            f"change: {allowed}")
+    for text in kept:  # the command's own values of what a resume may change
+        o = parser.parse_override(text)
+        key = o.key_or_group
+        if key.startswith("hydra") or o.is_delete():
+            continue
+        if cmd.group_options(key) is not None:
+            base[key] = current[key]
+        else:
+            node = OmegaConf.select(current, key, throw_on_missing=False)
+            OmegaConf.update(base, key, node, merge=False, force_add=True)
+    base.resume = current.resume
+    base.print_config = current.print_config
+    notes = [f"resume: the settings of {run_dir} (" + ", ".join(f"{g}={c}" for g, c in choices.items()
+                                                            if g in IDENTITY_GROUPS) + ")"]
+    if dropped:
+        notes.append(f"resume: settings the folder has and this version does not: {', '.join(dropped)} (left out)")
+    return base, kept, notes
