@@ -142,7 +142,7 @@ var IBV = (function () {
     h += groupTable("pass@k", s.overall ? [s.overall] : [], ks);
     h += groupTable("By difficulty", s.by_difficulty, ks);
     h += groupTable("By category", s.by_category, ks);
-    var fc = s.failure_counts || {}, keys = Object.keys(fc).sort(function (a, b) { return fc[b] - fc[a]; });
+    var fc = s.failure_counts || {}, keys = Object.keys(fc).filter(function (k) { return fc[k] > 0; }).sort(function (a, b) { return fc[b] - fc[a]; });
     h += "<h2>Failure composition</h2>";
     if (!keys.length) h += '<p class="muted">no failed samples</p>';
     else {
@@ -177,7 +177,8 @@ var IBV = (function () {
       b.rows.forEach(function (row) {
         h += "<tr>" + cols.map(function (c) {
           var v = row[c];
-          return "<td" + (typeof v === "number" ? ' class="num"' : "") + ">" + esc(typeof v === "number" && v <= 1 && c !== "samples" && c !== "segments" ? pct(v) : v) + "</td>";
+          var share = ["model", "difficulty", "outcome", "samples", "segments", "unparsed"].indexOf(c) < 0;
+          return "<td" + (typeof v === "number" || share ? ' class="num"' : "") + ">" + esc(share ? pct(v) : v) + "</td>";
         }).join("") + "</tr>";
       });
       h += "</table>";
