@@ -18,15 +18,144 @@ from .verdict import Decision, Verdict, decide_batch_run, decide_checker, verdic
 CHECKER_TIMEOUT_S = 60
 
 
-def compare_tokens(output: Path, answer: Path) -> Decision:
-    """Whitespace-separated tokens must match exactly (the default without a checker)."""
-    got = output.read_bytes().split()
-    want = answer.read_bytes().split()
-    for i, (g, w) in enumerate(zip(got, want)):
-        if g != w:
-            return Decision(Verdict.WA, f"token {i + 1} differs: expected {w[:40]!r}, found {g[:40]!r}", 0.0)
-    if len(got) != len(want):
-        return Decision(Verdict.WA, f"expected {len(want)} tokens, found {len(got)}", 0.0)
+READ_CHUNK = 1 << 18  # bytes read at a time from the program's output and the expected answer
+LONG_TOKEN = 1 << 16  # a token longer than this is kept as its length and SHA-256, not its bytes
+_BLANKS = b" \t\n\r\x0b\x0c"  # what bytes.split() splits on
+
+
+class _LongToken:
+    """A token too long to keep (it spanned reads): equal to another token exactly when length
+    and SHA-256 agree (a token read whole, as bytes, is hashed to compare)."""
+
+    __slots__ = ("head", "size", "digest")
+
+    def __init__(self, head: bytes, size: int, digest: bytes):
+        self.head, self.size, self.digest = head, size, digest
+
+    def __eq__(self, other: object) -> bool:
+        import hashlib
+
+        if isinstance(other, _LongToken):
+            return (self.size, self.digest) == (other.size, other.digest)
+        if isinstance(other, bytes):
+            return len(other) == self.size and hashlib.sha256(other).digest() == self.digest
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash((self.size, self.digest))
+
+
+class _OutputTooLarge(Exception):
+    pass
+
+
+def _token_batches(path: Path, limit: int | None = None):
+    """The whitespace-separated tokens of a file, in batches of at most one read chunk's worth,
+    read ``READ_CHUNK`` bytes at a time: memory stays bounded whatever the file holds (a token
+    longer than ``LONG_TOKEN`` is reduced to its length and digest as it is read). More than
+    ``limit`` bytes (a file that reaches the limit: the program's writes past it failed) raise
+    :class:`_OutputTooLarge`; nothing beyond the limit is read."""
+    import hashlib
+
+    read = 0
+    part: list[bytes] = []  # the pieces of a token that continues into the next chunk
+    part_len = 0
+    digest = None
+    head = b""
+    with open(path, "rb") as f:
+        while True:
+            want = READ_CHUNK if limit is None else min(READ_CHUNK, limit + 1 - read)
+            data = f.read(want) if want > 0 else b""
+            if limit is not None and read + len(data) >= limit:
+                raise _OutputTooLarge()
+            if not data:
+                break
+            read += len(data)
+            batch: list = []
+            if part_len or digest is not None:  # a token carried over: it ends at the first blank
+                cut = min((i for i in (data.find(bytes([c])) for c in _BLANKS) if i >= 0), default=-1)
+                piece = data if cut < 0 else data[:cut]
+                if digest is not None:
+                    digest.update(piece)
+                else:
+                    part.append(piece)
+                part_len += len(piece)
+                if digest is None and part_len > LONG_TOKEN:
+                    joined = b"".join(part)
+                    head, digest, part = joined[:40], hashlib.sha256(joined), []
+                if cut < 0:
+                    continue
+                batch.append(_LongToken(head, part_len, digest.digest()) if digest is not None else b"".join(part))
+                part, part_len, digest = [], 0, None
+                data = data[cut:]
+            tokens = data.split()
+            if tokens and data[-1] not in _BLANKS:  # the last token may go on in the next chunk
+                last = tokens.pop()
+                part, part_len = [last], len(last)
+                if part_len > LONG_TOKEN:
+                    head, digest, part = last[:40], hashlib.sha256(last), []
+            batch.extend(tokens)
+            if batch:
+                yield batch
+    if part_len or digest is not None:
+        yield [_LongToken(head, part_len, digest.digest()) if digest is not None else b"".join(part)]
+
+
+def _show(token) -> bytes:
+    return token.head + b"..." if isinstance(token, _LongToken) else token[:40]
+
+
+def compare_tokens(output: Path, answer: Path, output_limit: int | None = None) -> Decision:
+    """Whitespace-separated tokens must match exactly (the default without a checker). Both files
+    are read and compared a chunk at a time, in this (the judge's) process, so its memory stays
+    bounded whatever the program wrote. An output that reaches ``output_limit`` bytes (the
+    file-size limit the program ran under, so its writes beyond failed) gets the output limit's
+    verdict, as a program killed by SIGXFSZ does (SPEC has no label of its own for it: RE), and
+    is not read beyond the limit."""
+    got_it, want_it = _token_batches(output, output_limit), _token_batches(answer)
+    got: list = []
+    want: list = []
+    gi = wi = 0  # positions in the current batches
+    done = 0  # tokens compared before the current batches
+    n_got = n_want = 0
+    got_end = want_end = False
+    try:
+        while True:
+            if gi == len(got) and not got_end:
+                got = next(got_it, None)
+                if got is None:
+                    got, got_end = [], True
+                n_got += len(got)
+                gi = 0
+            if wi == len(want) and not want_end:
+                want = next(want_it, None)
+                if want is None:
+                    want, want_end = [], True
+                n_want += len(want)
+                wi = 0
+            m = min(len(got) - gi, len(want) - wi)
+            if m == 0:  # a side is over (batches are never empty): count what the other has left
+                if not want_end:
+                    n_want += sum(len(b) for b in want_it)
+                elif not got_end:
+                    n_got += sum(len(b) for b in got_it)  # read on to the limit, a batch at a time
+                break
+            if got[gi:gi + m] != want[wi:wi + m]:
+                for j in range(m):
+                    if got[gi + j] != want[wi + j]:
+                        return Decision(Verdict.WA, f"token {done + j + 1} differs: expected {_show(want[wi + j])!r}, "
+                                                    f"found {_show(got[gi + j])!r}", 0.0)
+            gi += m
+            wi += m
+            done += m
+    except _OutputTooLarge:
+        return Decision(Verdict.RE, f"output limit exceeded ({output_limit / (1 << 20):g} MB)")
+    if n_got != n_want:
+        return Decision(Verdict.WA, f"expected {n_want} tokens, found {n_got}", 0.0)
     return Decision(Verdict.OK, "ok", 1.0)
 
 
@@ -48,6 +177,13 @@ def run_checker(checker: Path, case: Case, output: Path, memory_mb: int = 0) -> 
     msg = verdict_message(r.stderr[-STDERR_READ:].decode("utf-8", "replace"), MESSAGE_LIMIT)
     code = r.returncode if r.returncode >= 0 else None
     return decide_checker(code, msg), f"exit {r.returncode}" if r.returncode >= 0 else f"signal {-r.returncode}"
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 class BatchGrader:
@@ -77,10 +213,12 @@ class BatchGrader:
         if d is None:
             if case.answer_path is None:
                 d = Decision(Verdict.SE, f"test {case.name} has no expected output")
+            elif _size(out) >= self.settings.output_limit_mb << 20:  # its writes past the limit failed
+                d = Decision(Verdict.RE, f"output limit exceeded ({self.settings.output_limit_mb} MB)")
             elif checker is not None:
                 d, checker_exit = run_checker(checker, case, out, self.settings.interactor_memory_mb)
             else:
-                d = compare_tokens(out, case.answer_path)
+                d = compare_tokens(out, case.answer_path, self.settings.output_limit_mb << 20)
         score = d.score if d.score is not None else (1.0 if d.verdict is Verdict.OK else 0.0)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),
