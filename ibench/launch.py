@@ -211,6 +211,11 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
                             rejudge_se=p.rejudge_se, regenerate_failed=p.regenerate_failed,
                             accept_untagged=cfg.bench.accept_untagged_fence, progress=p.progress and terminal,
                             on_progress=on_progress, console=console, feedback=feedback)
+        # What the run measures, in full (a folder's name shows only part of a long override list).
+        import json
+
+        (run_dir / "identity.json").write_text(json.dumps(
+            run_identity(cfg, backend.name, sampling, overrides), indent=1, default=str) + "\n")
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
                       f"wandb={sink.mode if sink.active else 'off'}")
@@ -484,6 +489,15 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
             jobs = sweep_jobs(overrides)
         except HydraException as exc:
             return [], [], [f"the sweep: {_first_lines(exc)}"]
+    swept: set[str] = set()
+    if args.multirun:
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+
+        swept = {o.key_or_group for o in OverridesParser.create().parse_overrides(overrides) if o.is_sweep_override()}
+
+    def label(job: list[str]) -> str:  # a job by its swept values
+        return " ".join(o for o in job if o.partition("=")[0].lstrip("+~") in swept) or " ".join(job)
+
     configs: list[Any] = []
     probed: dict[tuple, str | None] = {}
     with CommandLine() as cmd:
@@ -516,7 +530,7 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
                 problems.append(f"every job: {line}")
             else:
                 for i in idx:
-                    problems.append(f"job {i} ({' '.join(jobs[i])}): {line}")
+                    problems.append(f"job {i} ({label(jobs[i])}): {line}")
     return jobs, configs, problems
 
 
@@ -537,12 +551,22 @@ def shared_ray(configs: list[Any]) -> Any:
     return cluster
 
 
+def _quote_resume(arg: str) -> str:
+    """``resume=PATH`` as typed: a run folder's name holds ``=`` and ``,``, which Hydra's parser
+    reads as syntax, so an unquoted path is quoted here."""
+    key, sep, value = arg.partition("=")
+    if key != "resume" or not sep or not value or value[0] in "'\"" or value == "null":
+        return arg
+    return "resume='" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
 def cli(argv: list[str] | None = None) -> None:
     """``python -m ibench.launch``: the whole command checked first (every job of a sweep; exit 2
     with one line per problem, nothing run, no folder made), then Hydra runs it."""
     import os
 
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = [_quote_resume(a) for a in (sys.argv[1:] if argv is None else argv)]
+    sys.argv[1:] = argv  # Hydra reads them again
     from hydra._internal.utils import get_args_parser
 
     try:
