@@ -120,6 +120,29 @@ def test_transcript_column_shapes():
     assert "transcript" not in _case_view({**row, "extra_json": "{}"})  # else the tails only
 
 
+def test_one_file_page_for_wandb(runs, site, tmp_path):
+    from ibench.results.viewer import inline_page, write_for_launch
+
+    html = inline_page(site)
+    assert 'src="app.js"' not in html and 'href="style.css"' not in html and 'src="data/index.js"' not in html
+    assert "data:image/png;base64," in html and html.count("</script>") == 2
+    (tmp_path / "one.html").write_text(html)
+
+    class FakeRun:
+        logged: list = []
+
+        def log(self, d):
+            self.logged.append(d)
+
+    a, _ = runs
+    wb = FakeRun()
+    index = write_for_launch(a, wandb_run=wb)
+    assert index == a / "viewer" / "index.html" and index.is_file()
+    (panel,) = wb.logged
+    assert type(panel["viewer/run"]).__name__ == "Html"
+    assert write_for_launch(tmp_path / "not-a-run") is None  # never raises
+
+
 def test_cli_single_run_folder_and_serve(runs, tmp_path, capsys):
     from ibench.results.viewer import main, make_server
 
@@ -238,6 +261,16 @@ def test_viewer_in_a_real_browser(browser, site):
         time.sleep(0.1)
     assert d.execute_script("return arguments[0].naturalWidth", plot) > 0
     _shot(d, "sweep")
+    # the one-file page (the W&B HTML panel) renders on its own
+    from ibench.results.viewer import inline_page
+
+    one = site.parent.parent / "one-file.html"
+    one.write_text(inline_page(site))
+    d.get(one.resolve().as_uri())
+    _wait(d, "#identity")
+    assert d.find_elements(By.CSS_SELECTOR, "#failures tr")
+    img = d.find_element(By.CSS_SELECTOR, "img.plot")
+    assert d.execute_script("return arguments[0].naturalWidth", img) > 0
     errors = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
     assert not errors, errors
     assert first_page < 5.0

@@ -344,6 +344,51 @@ def site_size(out: str | Path) -> tuple[int, int]:
     return n, b
 
 
+# -- one file: the W&B HTML panel ------------------------------------------------------------------------
+def inline_page(index_html: str | Path) -> str:
+    """The site's run and tasks pages as one HTML document (stylesheet, script and index data
+    inlined, plots as data: URIs) for a W&B HTML panel, where no other file can be loaded; its
+    sample pages say they cannot load (they need the site's files)."""
+    import base64
+
+    index_html = Path(index_html)
+    site = index_html.parent
+    data = (site / "data" / "index.js").read_text(encoding="utf-8")
+    for png in sorted((site / "data").rglob("*.png")):
+        rel = png.relative_to(site).as_posix()
+        uri = "data:image/png;base64," + base64.b64encode(png.read_bytes()).decode()
+        data = data.replace(json.dumps(rel), json.dumps(uri))
+
+    def script(js: str) -> str:
+        return "<script>" + re.sub(r"</(script)", r"<\\/\1", js, flags=re.I) + "</script>"
+
+    html = index_html.read_text(encoding="utf-8")
+    html = html.replace('<link rel="stylesheet" href="style.css">', "<style>" + (site / "style.css").read_text() + "</style>")
+    html = html.replace('<script src="app.js"></script>', script((site / "app.js").read_text(encoding="utf-8")))
+    return html.replace('<script src="data/index.js"></script>', script(data))
+
+
+def write_for_launch(run_dir: str | Path, console: Any = None, wandb_run: Any = None) -> Path | None:
+    """What a launch calls at its end with ``report.viewer=true``: the site in ``RUN/viewer``
+    (progress bar on a terminal) and, given the W&B run, its run page as an HTML panel
+    (``viewer/run``). Never raises: a failure is one log line, the run's results stand."""
+    import logging
+
+    try:
+        index = build_site([run_dir], console=console)
+    except Exception as e:  # noqa: BLE001 - the viewer is a convenience
+        logging.getLogger(__name__).warning("viewer: %s: %s", type(e).__name__, e)
+        return None
+    if wandb_run is not None:
+        try:
+            import wandb
+
+            wandb_run.log({"viewer/run": wandb.Html(inline_page(index), inject=False)})
+        except Exception as e:  # noqa: BLE001
+            logging.getLogger(__name__).warning("viewer: W&B HTML panel: %s: %s", type(e).__name__, e)
+    return index
+
+
 # -- serving -----------------------------------------------------------------------------------------
 def make_server(site: str | Path, port: int = 0):
     """An HTTP server for the site on 127.0.0.1 (``port`` 0: any free one); call ``serve_forever``."""
