@@ -1,14 +1,29 @@
 """Execution feedback for iterative refinement (InteractBench C.2, after ICPC-Eval).
 
-After a failed round the model is shown, in the same conversation, what the judge saw: the
-verdict; for a compile error the compiler's first lines; otherwise the first failing test — its
-verdict, the judge's message, the time, memory and query figures against their limits, the
-solver's exit, and the tails of the transcript in both directions and of the solver's stderr.
-Every part is cut to a bound (``FeedbackSettings``) so a long transcript cannot crowd out the
-context, and the whole turn has a cap of its own.
+After a failed round the model is shown, in the same conversation, what the judge saw, under a
+stated policy (``FeedbackSettings``, ``conf/feedback/*.yaml``). By default, what the paper's
+refinement study gives — the verdict and the limits — and only what the program itself could see:
 
-The wording lives in ``conf/feedback/*.yaml``; :meth:`FeedbackSettings.fingerprint` goes into the
-keys of every later round's samples, so changed feedback never reuses samples made with the old.
+- always: the verdict; for a compile error the compiler's first lines (of its own source); the
+  first failing test's number, CPU time and memory against their limits, the query count against
+  the budget, and the program's exit;
+- ``judge_replies``: the tail of what the interactor sent the program (it read those bytes);
+- ``program_output`` / ``program_stderr``: the tails of what the program wrote and of its stderr,
+  only when its input held nothing hidden: an interactive task's program, which saw only the
+  interactor's replies. A batch task's program (its stdin is the hidden test), a program of the
+  batch variant (``bench.variant=batch``: the hidden case comes first on its stdin) and a
+  grader-linked task's transcripts (the grader's own traffic) are left out, since a program can
+  echo hidden input there (``tails_from_hidden_input=true`` shows them);
+- never by default (``judge_message=true`` shows it): the interactor's or checker's own message
+  and the judge's reasons that quote it ("answered 5, hidden number is 7", a checker's "expected
+  …", the token comparison's expected token): the task's private channel, which quotes hidden data.
+
+Every part is cut to a bound so a long transcript cannot crowd out the context, and the whole
+turn has a cap of its own.
+
+The wording and the policy live in ``conf/feedback/*.yaml``; :meth:`FeedbackSettings.fingerprint`
+(policy included) goes into the keys of every later round's samples, so changed feedback never
+reuses samples made with the old.
 """
 
 from __future__ import annotations
@@ -22,7 +37,8 @@ from typing import Any
 from ibench.tasks.model import Task, TaskKind
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
-FORMAT_VERSION = 1
+# 2: the policy (issue 21): the judge's message and hidden-input-derived tails left out by default.
+FORMAT_VERSION = 2
 
 VERDICT_WORDS: dict[str, str] = {
     "WA": "Wrong Answer — the program followed the protocol, but its answer is wrong",
@@ -50,14 +66,43 @@ class FeedbackSettings:
     message_chars: int = 1500  # a compiler's or the judge's message
     tail_chars: int = 600  # each transcript or stderr tail
     max_chars: int = 6000  # the whole feedback turn
+    # The policy: what the model is shown beyond the verdict and the figures (module docstring).
+    judge_message: bool = False  # the interactor's / checker's own message: it may quote hidden data
+    judge_replies: bool = True  # what the interactor sent the program (it saw these bytes)
+    program_output: bool = True  # what the program wrote, when its input held nothing hidden
+    program_stderr: bool = True  # the program's stderr, when its input held nothing hidden
+    tails_from_hidden_input: bool = False  # also output / stderr of a program that read hidden data, grader transcripts
+    variant: str = "interactive"  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch: the
+    #                               solver's stdin starts with the hidden case
 
     def problems(self) -> list[str]:
         out = []
+        if self.variant not in ("interactive", "batch"):
+            out.append(f"feedback.variant: {self.variant!r}; expected interactive or batch (it follows bench.variant)")
         for name in ("message_chars", "tail_chars", "max_chars"):
             if int(getattr(self, name)) <= 0:
                 out.append(f"feedback.{name}: {getattr(self, name)!r}; expected a positive number of characters")
         if "{feedback}" not in self.template:
             out.append("feedback.template: has no {feedback} placeholder, so the model would never see what failed")
+        return out
+
+    def shown_tails(self, task: Task) -> list[tuple[str, str]]:
+        """The failing test's tails the policy shows for ``task``: (result key, title)."""
+        stdio = task.stdio_interactive
+        # Could the program's input hold hidden data? A batch test, the batch variant's case, a
+        # grader's traffic (the stub links into the program and may carry what the API hides).
+        hidden_input = task.kind is TaskKind.BATCH or not stdio or self.variant != "interactive"
+        own = self.tails_from_hidden_input or not hidden_input
+        out = []
+        if task.kind is not TaskKind.BATCH:
+            if self.program_output and own:
+                out.append(("solver_to_judge_tail", "What your program wrote"))
+            if self.judge_replies and (stdio or self.tails_from_hidden_input):
+                out.append(("judge_to_solver_tail", "What the judge replied"))
+        elif self.program_output and own:
+            out.append(("solver_to_judge_tail", "Your program's output"))
+        if self.program_stderr and own:
+            out.append(("solver_stderr_tail", "Your program's stderr"))
         return out
 
     def fingerprint(self) -> str:
@@ -93,13 +138,13 @@ class FeedbackSettings:
         failing = next((c for c in cases if c.get("verdict") not in ("OK", None)), None)
         lines = [f"Verdict: {words}."]
         if failing is None:
-            if message:
+            if message and self.judge_message:
                 lines.append(f"Judge: {_head_tail(message, self.message_chars)}")
             return "\n".join(lines)
         position = next((i for i, c in enumerate(cases) if c is failing), 0) + 1
         lines.append(f"First failing test: test #{position} ({len(cases)} test(s) were run), verdict "
                      f"{failing.get('verdict')}.")
-        if failing.get("message"):
+        if failing.get("message") and self.judge_message:
             lines.append(f"Judge's message: {_head_tail(str(failing['message']), self.message_chars)}")
         lines.append(f"CPU time: {_num(failing.get('cpu_ms'))} ms (limit {_num(task.cpu_time_limit_ms * time_factor)} "
                      f"ms); memory: {_kb_to_mb(failing.get('peak_kb'))} MB (limit {task.memory_limit_mb} MB).")
@@ -108,10 +153,7 @@ class FeedbackSettings:
             lines.append(f"Queries: {failing['queries']}" + (f" (budget {limit})." if limit is not None else "."))
         if failing.get("solver_exit"):
             lines.append(f"Your program's exit: {failing['solver_exit']}.")
-        interactive = task.kind is not TaskKind.BATCH
-        tails = ((("solver_to_judge_tail", "What your program wrote"), ("judge_to_solver_tail", "What the judge replied"))
-                 if interactive else (("solver_to_judge_tail", "Your program's output"),))
-        for key, title in (*tails, ("solver_stderr_tail", "Your program's stderr")):
+        for key, title in self.shown_tails(task):
             text = str(failing.get(key) or "")
             if text.strip():
                 lines.append(f"\n{title} (last {min(len(text), self.tail_chars)} characters):\n"
