@@ -184,10 +184,11 @@ def segments_by_sample(run_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
     rows = read_labels(run_dir)
     if not rows:
         return {}
-    latest = max(rows, key=lambda r: r.get("at") or 0)["prompt_fp"]
+    last = max(rows, key=lambda r: r.get("at") or 0)
+    latest = (last["prompt_fp"], last["judge_id"])  # the latest analysis: its prompt and judge model
     out: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        if r["prompt_fp"] != latest:
+        if (r["prompt_fp"], r["judge_id"]) != latest:
             continue
         out.setdefault(r["sample_id"], []).append({"start": r["start"], "end": r["end"], "tokens": r["tokens"],
                                                    "label": r.get("behavior") or "", "group": r.get("group") or ""})
@@ -465,8 +466,9 @@ def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequenc
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ibench.results behaviors", description=__doc__.split("\n\n")[0],
                                  epilog="judge_model=NAME is a config of conf/model/; judge_model.KEY=VALUE "
-                                        "overrides its settings (e.g. judge_model.base_url=...); behaviors=NAME "
-                                        "picks conf/behaviors/NAME.yaml.")
+                                        "overrides its settings (e.g. judge_model.base_url=...); cluster.KEY=VALUE "
+                                        "sets where a vLLM judge runs; behaviors=NAME picks "
+                                        "conf/behaviors/NAME.yaml (or a .yaml path).")
     ap.add_argument("args", nargs="+", help="run folders, judge_model=NAME, judge_model.KEY=VALUE, behaviors=NAME")
     ap.add_argument("--limit", type=int, default=None, help="only the first N samples of each run (a smoke test)")
     ap.add_argument("--wandb", default="auto", help="W&B mode: auto | online | offline | disabled")
@@ -477,6 +479,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             judge = x.split("=", 1)[1]
         elif x.startswith("judge_model."):
             overrides.append("model." + x[len("judge_model."):])
+        elif x.startswith("cluster."):  # where a vLLM judge model runs (cluster.num_gpus=1, ...)
+            overrides.append(x)
         elif x.startswith("behaviors="):
             behaviors = x.split("=", 1)[1]
         else:

@@ -107,6 +107,15 @@ def test_behaviors_end_to_end(ray_session, api, tmp_path, capsys):
     text = (index.parent / "data" / "index.js").read_text()
     assert '"behaviors":{"note":"judge model judge' in text
 
+    # a vLLM judge model (the stand-in engine of tests/pipeline/fake_vllm.py in Ray actors): its
+    # answers name no behavior → every segment counted as unparseable, and the run completes
+    assert main([str(run), "judge_model=tiny-cpu", "judge_model.engine_module=fake_vllm", "judge_model.model=x",
+                 "judge_model.cpus_per_bundle=0.25", "judge_model.placement_timeout_s=60", "--wandb", "disabled"]) == 0
+    nonsense = json.loads((run / "behaviors" / "summary.json").read_text())
+    assert nonsense["judge_model"] == "tiny-cpu" and nonsense["counts"]["classified"] == 6
+    assert nonsense["counts"]["unparsed"] == 6 and nonsense["counts"]["failed"] == 0
+    assert len(read_labels(run)) == 12  # the first judge's labels stay, keyed apart
+
     # bad input: one line, exit 2
     assert main([str(run)]) == 2
     assert main([str(run), "judge_model=no-such-model"]) == 2
