@@ -52,20 +52,24 @@ def print_table(result: SampleResult, title: str) -> None:
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title, show_lines=False)
+    # Everything a program or a task's program wrote (messages that quote its tokens, exits, the
+    # file name) reaches rich as plain Text, never as markup: a token such as `[/bold]` is shown,
+    # not parsed.
+    table = Table(title=Text(title), show_lines=False)
     for col in ("case", "verdict", "cpu ms", "wall ms", "peak KB", "queries", "solver", "interactor/checker", "message"):
         table.add_column(col, overflow="fold", max_width=60 if col == "message" else None)
     for c in result.cases:
         q = "" if c.queries is None else f"{c.queries}/{c.query_limit if c.query_limit is not None else '?'}"
         style = "green" if c.verdict.value == "OK" else "red"
-        table.add_row(c.case, f"[{style}]{c.verdict.value}[/]", f"{c.cpu_ms:.0f}", f"{c.wall_ms:.0f}",
-                      str(c.peak_kb), q, c.solver_exit, c.interactor_exit, c.message[:200])
+        table.add_row(Text(c.case), Text(c.verdict.value, style=style), f"{c.cpu_ms:.0f}", f"{c.wall_ms:.0f}",
+                      str(c.peak_kb), q, Text(c.solver_exit), Text(c.interactor_exit), Text(c.message[:200]))
     console = Console(width=max(Console().width, 150))
     console.print(table)
     comp = result.compile
     console.print(f"compile: {'ok' if comp.ok else 'failed'} in {comp.ms:.0f} ms{' (cached)' if comp.cached else ''}"
-                  f"   sandbox: {result.sandbox}")
+                  f"   sandbox: {escape(result.sandbox)}")
     if not comp.ok and comp.message.strip():
         head = first_errors(comp.message, ERROR_LINES)
         console.print(head, markup=False, highlight=False)
@@ -73,14 +77,16 @@ def print_table(result: SampleResult, title: str) -> None:
         if more > 0:
             console.print(f"[dim]... {more} more line(s) of compiler output (--json carries all of it)[/]")
     for w in result.warnings:
-        console.print(f"[yellow]warning:[/] {escape(w)}")
+        console.print(Text.assemble(("warning:", "yellow"), " ", w))
     score = f"   score: {result.score:g}" if result.score is not None else ""
     colour = "green" if result.verdict.value == "OK" else "red"
     message = result.message
     if result.verdict.value == "CE" and comp.message.strip():
         message = first_error_line(comp.message)  # the first error, not the compiler's last line
-    console.print(f"verdict: [bold {colour}]{result.verdict.value}[/]{score}" +
-                  (f"   ({escape(message)})" if message else ""), highlight=False)
+    line = Text.assemble("verdict: ", (result.verdict.value, f"bold {colour}"), score)
+    if message:
+        line.append(f"   ({message})")
+    console.print(line, highlight=False)
 
 
 def main(argv: list[str] | None = None) -> int:

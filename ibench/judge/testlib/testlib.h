@@ -17,6 +17,10 @@
  * is written as
  *     --- solver->judge ---\n<tail>[\n]--- judge->solver ---\n<tail>
  * where the optional \n is added only when the first tail is non-empty and does not end in one.
+ * The solver's bytes cannot forge the second header: every "--- judge->solver ---" inside the
+ * solver->judge tail is written as "--- judge->solver [written by the solver] ---", so the first
+ * exact header line in the file is always the header's own and the solver's text can never be
+ * read back as what the judge replied.
  * Without IBENCH_TRANSCRIPT nothing of this is active.
  *
  * Also (all interactors): SIGPIPE is ignored when it is at its default, so a solver that exits
@@ -499,6 +503,43 @@ inline void writeRing(int fd, const Ring& r) {
     if (r.len > first) writeAllFd(fd, r.buf, r.len - first);
 }
 
+/* The ring, with every copy of `marker` in it given `label` after its first `keep` bytes (the
+ * solver's bytes must not contain the next header). Async-signal-safe: a stack buffer, write(). */
+inline void writeRingMarked(int fd, const Ring& r, const char* marker, size_t mlen, size_t keep, const char* label) {
+    if (r.len == 0) return;
+    char out[4096];
+    size_t n = 0, s = r.start();
+    const size_t llen = std::strlen(label);
+    auto at = [&](size_t i) { return r.buf[(s + i) % r.cap]; };
+    auto put = [&](const char* p, size_t k) {
+        for (size_t j = 0; j < k; j++) {
+            if (n == sizeof out) {
+                writeAllFd(fd, out, n);
+                n = 0;
+            }
+            out[n++] = p[j];
+        }
+    };
+    for (size_t i = 0; i < r.len; i++) {
+        if (at(i) == marker[0] && i + mlen <= r.len) {
+            size_t j = 1;
+            while (j < mlen && at(i + j) == marker[j]) j++;
+            if (j == mlen) {
+                for (size_t k = 0; k < keep; k++) {
+                    char c = at(i + k);
+                    put(&c, 1);
+                }
+                put(label, llen);
+                i += keep - 1;  // the rest of this copy may start the next one
+                continue;
+            }
+        }
+        char c = at(i);
+        put(&c, 1);
+    }
+    writeAllFd(fd, out, n);
+}
+
 inline void dumpTranscriptRaw() {
     Transcript& t = transcript();
     if (!t.active) return;
@@ -506,8 +547,9 @@ inline void dumpTranscriptRaw() {
     if (fd < 0) return;
     static const char h1[] = "--- solver->judge ---\n";
     static const char h2[] = "--- judge->solver ---\n";
+    static const char mark[] = "--- judge->solver ---";  // h2 without its \n: also a copy at the tail's end
     writeAllFd(fd, h1, sizeof h1 - 1);
-    writeRing(fd, t.toJudge);
+    writeRingMarked(fd, t.toJudge, mark, sizeof mark - 1, 17, " [written by the solver]");
     if (t.toJudge.len > 0 && !t.toJudge.endsWithNewline()) writeAllFd(fd, "\n", 1);
     writeAllFd(fd, h2, sizeof h2 - 1);
     writeRing(fd, t.toSolver);
