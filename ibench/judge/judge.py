@@ -12,6 +12,7 @@ from .interactive import InteractiveGrader
 from .results import CaseResult, CompileInfo, SampleResult
 from .sandbox import Sandbox
 from .sandbox.run import default_cache_dir
+from .sandbox.host import UnconfinedHostError
 from .settings import JudgeSettings
 from .verdict import Verdict, most_severe
 
@@ -41,7 +42,10 @@ class Judge:
     def __init__(self, settings: JudgeSettings | None = None):
         self.settings = settings or JudgeSettings()
         self.cache_dir = default_cache_dir(self.settings.cache_dir)
-        self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.pin_cpu)
+        try:
+            self.sandbox = Sandbox(self.cache_dir, self.settings.isolation, self.settings.pin_cpu)
+        except UnconfinedHostError as e:
+            raise IsolationError(str(e)) from None
         if self.settings.require_isolation and not self.sandbox.isolation.isolated:
             raise IsolationError(f"judge.require_isolation=true, but this host offers only the "
                                  f"{self.sandbox.label} sandbox: {'; '.join(self.sandbox.warnings)}")

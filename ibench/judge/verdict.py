@@ -98,6 +98,9 @@ SIGKILL, SIGPIPE, SIGXCPU, SIGXFSZ, SIGPROF = 9, 13, 24, 25, 27
 # (or post-accept grace) to count as spinning (TLE) rather than blocked (IDLE). Low enough to
 # hold on a host loaded several times over, far above what a blocked process uses.
 SPIN_RATIO = 0.2
+# Unread solver output at the wall-clock cap that marks a flood (a query is a few bytes; a pipe
+# the solver filled holds 64 KiB).
+FLOOD_BYTES = 4096
 
 TESTLIB_EXIT = {0: Verdict.OK, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.OK, 8: Verdict.PE}
 
@@ -129,10 +132,13 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int,
                oom_markers: tuple[str, ...] = ()) -> Decision | None:
     if r.oom_killed:
         return Decision(Verdict.MLE, f"memory limit exceeded (killed at {mem_kb // 1024} MB)")
+    # TLE from the exact figure alone: the kernel's CPU timers are backstops set well past the
+    # limit (their tick-sampled accounting can fire early), so a SIGPROF or SIGXCPU death with
+    # less CPU than the limit is the program's own signal, a crash like any other.
     if cpu_ms > cpu_limit_ms:
         return Decision(Verdict.TLE, f"CPU time {cpu_ms:.0f} ms > limit {cpu_limit_ms:.0f} ms")
-    if r.solver.signal in (SIGXCPU, SIGPROF):
-        return Decision(Verdict.TLE, f"stopped by the CPU-time limit of {cpu_limit_ms:.0f} ms ({r.solver.status_text})")
+    if r.solver.killed == "cpu" and r.solver.signal == SIGKILL:
+        return Decision(Verdict.TLE, f"stopped at the CPU-time limit of {cpu_limit_ms:.0f} ms (exact reading)")
     if r.solver_peak_kb > mem_kb:
         return Decision(Verdict.MLE, f"peak memory {r.solver_peak_kb // 1024} MB > limit {mem_kb // 1024} MB")
     if "cgroup" not in r.sandbox and _crash(r.solver) and (
@@ -225,6 +231,11 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
     stall = _stalled(r, wall_ms, grace_ms)
     if stall and not decisive_rejection:
         if stall.verdict is Verdict.IDLE and r.interactor_runnable_at_kill:
+            if r.solver_blocked_writing or (r.solver_output_pending or 0) >= FLOOD_BYTES:
+                # The interactor was busy reading what the solver pushed at it: the solver's own
+                # doing (a flood), never the judge's failure.
+                return Decision(Verdict.IDLE, "solver blocked writing output its judge was still reading at the "
+                                              f"wall-clock cap ({r.solver_output_pending or 0} bytes unread): a flood")
             return Decision(Verdict.SE, "interactor still computing at the wall-clock cap while the solver waited")
         return stall
     if inter_v is None:

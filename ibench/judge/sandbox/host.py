@@ -8,13 +8,16 @@ Modes, strongest first (docs/JUDGE.md has the table of what each guarantees):
 - ``userns``: no root (a typical Slurm node) but unprivileged user namespaces: the same box,
   built through a user namespace; rlimits for memory and processes and exact rusage CPU time
   stand in for the cgroup.
-- ``rlimit``: neither: rlimits, seccomp and process-group clean-up only. The solver could read
-  whatever the judge's user can read; every result says so, and ``judge.require_isolation``
-  refuses to judge at all.
+- ``rlimit``: neither: rlimits, seccomp and process-group clean-up, and a hard floor: never as
+  root with capabilities (as root the solver runs as the slot's unprivileged uid, with none) and
+  never able to write what a later run trusts (Landlock confines its writes to its working dir;
+  a host without root and without Landlock is refused). The solver could still read whatever
+  its user can read; every result says so, and ``judge.require_isolation`` refuses to judge.
 """
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import functools
 import os
@@ -40,6 +43,7 @@ class Isolation:
     cgroup: str  # "v1" | "v2" | "none"
     box: bool  # the allowlist box (namespaces + a filesystem built from nothing)
     warnings: list[str] = field(default_factory=list)
+    landlock: bool = False  # rlimit mode: the solver's writes confined to its working dir
 
     @property
     def label(self) -> str:
@@ -166,11 +170,37 @@ def detect_isolation(requested: str = "auto", supervisor: str = "") -> Isolation
     return _rlimit_isolation(f"not root, and no user-namespace box builds here ({why})")
 
 
+@functools.lru_cache(maxsize=None)
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version (0: none, or the LSM is not enabled)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        nr = {"x86_64": 444, "aarch64": 444}.get(os.uname().machine)
+        if nr is None:
+            return 0
+        v = libc.syscall(nr, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+        return max(0, int(v))
+    except (OSError, AttributeError):
+        return 0
+
+
+class UnconfinedHostError(RuntimeError):
+    """rlimit mode where the judged code could write what later runs trust."""
+
+
 def _rlimit_isolation(reason: str) -> Isolation:
-    iso = Isolation("rlimit", "none", False)
+    root = os.geteuid() == 0
+    if not root and not landlock_abi():
+        raise UnconfinedHostError(
+            f"judge.isolation: no sandbox can run here: {reason}; rlimit mode needs root (to run the solver "
+            "as an unprivileged uid) or Landlock (to confine its writes), and this host has neither, so a "
+            "judged program could rewrite the compile cache and forge later verdicts")
+    iso = Isolation("rlimit", "none", False, landlock=bool(landlock_abi()))
+    who = "the slot's unprivileged uid, no capabilities" if root else "the judge's user"
+    writes = "writes confined to its working dir (Landlock)" if iso.landlock else "writes limited by that uid's permissions"
     iso.warnings.append(
-        f"degraded sandbox: {reason}; no namespaces, cgroup or separate uid: the solver runs as the "
-        "judge's user and could read files that user can read (judge.require_isolation=true refuses this)")
+        f"degraded sandbox: {reason}; no namespaces or cgroup: the solver runs as {who}, {writes}, and could "
+        "read files that user can read (judge.require_isolation=true refuses this)")
     return iso
 
 
@@ -250,13 +280,14 @@ def acquire_slot(iso: Isolation) -> Slot:
             os.close(fd)
             continue
         os.set_inheritable(fd, False)
-        slot = Slot(i, SLOT_UID_BASE + i if iso.mode == "root" else os.geteuid(),
+        # As root the solver is never root, whatever the mode: the slot's own unprivileged uid.
+        slot = Slot(i, SLOT_UID_BASE + i if os.geteuid() == 0 else os.geteuid(),
                     base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd)
         slot.work.mkdir(mode=0o700, exist_ok=True)
         slot.scratch.mkdir(mode=0o700, exist_ok=True)
         _own(slot.work)
         _own(slot.scratch)
-        if iso.mode == "root" and not iso.box:
+        if os.geteuid() == 0 and not iso.box:
             os.chown(slot.scratch, slot.uid, slot.uid)  # boxless, the solver works in it
         if iso.mode == "root":
             if iso.cgroup == "v1":

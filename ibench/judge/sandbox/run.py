@@ -80,7 +80,7 @@ class ProcReport:
     signal: int | None = None
     cpu_us: int = 0
     maxrss_kb: int = 0
-    killed: str = "none"  # none | judge | grace | wall
+    killed: str = "none"  # none | judge | grace | wall | cpu (an exact reading over the CPU limit)
     wall_us: int = 0
 
     @property
@@ -113,17 +113,33 @@ class RunReport:
     prefill: str = ""  # with a prefill: "direct" (written into the pipe) or "relay" (too big for it)
     prefill_bytes: int | None = None
     solver_stderr_tail: str = ""  # filled in by the grader (where the run's stderr went)
+    # Every other process of the solver's (children it never waited for), reaped at the case's
+    # end: their CPU and their peaks, summed; and what the box's writable tmpfs held at the end.
+    others_cpu_us: int = 0
+    others_maxrss_kb: int = 0
+    tmpfs_kb: int = 0
+    # At the wall-clock cap: bytes the solver had written that its judge had not read yet, and
+    # whether the solver was blocked writing into that pipe (the interactor busy with a flood)
+    solver_output_pending: int | None = None
+    solver_blocked_writing: bool | None = None
 
     @property
     def solver_cpu_ms(self) -> float:
-        """Exact CPU of the solver's whole process tree where a cgroup measures it."""
-        us = self.cg_cpu_us if self.cg_cpu_us is not None else self.solver.cpu_us
-        return max(us, self.solver.cpu_us) / 1000.0
+        """Exact CPU of the solver's whole process tree: the cgroup where one measures it, else the
+        solver's rusage (its waited-for children included) plus every process it left behind."""
+        tree = self.solver.cpu_us + self.others_cpu_us
+        us = self.cg_cpu_us if self.cg_cpu_us is not None else tree
+        return max(us, tree) / 1000.0
 
     @property
     def solver_peak_kb(self) -> int:
-        """The solver's own resident high-water mark (not the launcher's, not the page cache)."""
-        return self.solver.maxrss_kb
+        """The solver's own resident high-water mark (not the launcher's, not the page cache).
+        Without a memory cgroup, which would count them, the peaks of the other processes it
+        started and the files it left in the box's tmpfs are added (an upper bound: no memory
+        the solver held escapes the limit)."""
+        if self.cg_peak_kb is not None:
+            return self.solver.maxrss_kb
+        return self.solver.maxrss_kb + self.others_maxrss_kb + self.tmpfs_kb
 
 
 def parse_report(text: str, sandbox: str) -> RunReport:
@@ -167,6 +183,11 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         sandbox=sandbox,
         prefill=kv.get("prefill", ""),
         prefill_bytes=opt_int("prefill_bytes"),
+        others_cpu_us=opt_int("solver_others_cpu_us") or 0,
+        others_maxrss_kb=opt_int("solver_others_maxrss_kb") or 0,
+        tmpfs_kb=opt_int("box_tmpfs_kb") or 0,
+        solver_output_pending=opt_int("solver_output_pending"),
+        solver_blocked_writing=(kv["solver_blocked_writing"] == "1") if "solver_blocked_writing" in kv else None,
     )
 
 
@@ -257,6 +278,11 @@ class Sandbox:
         if not self.boxed:
             for entry in os.scandir(d):
                 _remove_tree(Path(entry.path))
+        # Boxless as root, the solver (the slot's uid) works in it; in a box it is the judge's.
+        # One process may judge in both modes, so the owner is set for the mode of this run.
+        owner = self.slot().uid if not self.boxed else os.geteuid()
+        if os.geteuid() == 0 and os.lstat(d).st_uid != owner:
+            os.chown(d, owner, owner, follow_symlinks=False)
         return d
 
     def run(self, req: RunRequest, solver_stderr: Path | None = None,
@@ -307,8 +333,11 @@ class Sandbox:
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.export is not None and req.export_to is not None:
             args += ["--export", req.export, "--export-to", _abs(req.export_to)]
-        if iso.mode == "root":
+        if slot.uid != os.geteuid():  # as root, in every mode: the slot's unprivileged uid
             args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
+        if iso.landlock:
+            args += ["--landlock"]
+        if iso.mode == "root":
             for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
                               ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
                 if val:

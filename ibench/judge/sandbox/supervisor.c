@@ -67,6 +67,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <grp.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -96,7 +98,7 @@ struct options {
     long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, inter_as_kb, as_kb;
     long uid, gid;
     long wall_hard_ms;
-    int box, userns;
+    int box, userns, landlock;
     const char *bind_src[MAX_LIST], *bind_dst[MAX_LIST];
     int n_bind;
     const char *workdir;        /* the solver's working dir inside the box */
@@ -221,7 +223,14 @@ static const int DENIED[] = {
     __NR_sched_setaffinity, __NR_userfaultfd, __NR_name_to_handle_at, __NR_open_by_handle_at,
     __NR_kexec_load, __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_acct,
     __NR_swapon, __NR_swapoff, __NR_reboot, __NR_quotactl,
+    /* memory that no limit of a box without a cgroup would count: anonymous memory files and
+     * socket buffers (a socket held in flight could also carry state from case to case) */
+    __NR_memfd_create, __NR_socketpair,
+#ifdef __NR_memfd_secret
+    __NR_memfd_secret,
+#endif
 };
+#define IB_F_SETPIPE_SZ 1031
 /* clone() flags that create namespaces (CLONE_NEWTIME shares its bit with the exit signal in
  * clone() and is only valid for unshare/clone3, both refused). */
 #define NS_CLONE_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | \
@@ -257,12 +266,15 @@ static int install_seccomp(void) {
     EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NS_CLONE_FLAGS, 0, 1));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    /* socket(domain, ...): only AF_UNIX */
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4));
-    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
-    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    /* socket(): none at all (EACCES, as a host without the family would answer). A solver talks
+     * to its judge over its pipes; a socket's buffers are memory no box limit counts. */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 1));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES));
+    /* fcntl(fd, F_SETPIPE_SZ, ...): a pipe grown to 1 MB is kernel memory outside every limit */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 3));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IB_F_SETPIPE_SZ, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
 #undef EMIT
     struct sock_fprog prog = {.len = (unsigned short)n, .filter = f};
@@ -270,6 +282,44 @@ static int install_seccomp(void) {
 #else
     return 0;
 #endif
+}
+
+/* ---- Landlock (rlimit mode, no box): the solver may write only below its working dir (and
+ * /dev/null), and may not signal or reach abstract sockets outside its own domain. Reads are
+ * not confined (what rlimit mode admits); writes are, so nothing a later run trusts — the
+ * compile cache, the judge's files, another slot — can be changed by the judged code. ---- */
+#define IB_LL_CREATE 444
+#define IB_LL_ADD_RULE 445
+#define IB_LL_RESTRICT 446
+struct ib_ll_attr { uint64_t handled_access_fs, handled_access_net, scoped; };
+struct ib_ll_path { uint64_t allowed_access; int32_t parent_fd; } __attribute__((packed));
+
+static int confine_writes(const char *dir) {
+    long abi = syscall(IB_LL_CREATE, NULL, 0, 1U /* LANDLOCK_CREATE_RULESET_VERSION */);
+    if (abi < 1) return -1;
+    /* WRITE_FILE, REMOVE_DIR, REMOVE_FILE, MAKE_CHAR..MAKE_SYM; REFER (2); TRUNCATE (3) */
+    uint64_t fs = (1ULL << 1) | (1ULL << 4) | (1ULL << 5) | (1ULL << 6) | (1ULL << 7) | (1ULL << 8) | (1ULL << 9) |
+                  (1ULL << 10) | (1ULL << 11) | (1ULL << 12);
+    if (abi >= 2) fs |= 1ULL << 13;
+    if (abi >= 3) fs |= 1ULL << 14;
+    struct ib_ll_attr a = {fs, 0, 0};
+    size_t size = sizeof a.handled_access_fs;
+    if (abi >= 4) size = 2 * sizeof(uint64_t);
+    if (abi >= 6) {
+        a.scoped = 1 | 2;  /* LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL */
+        size = sizeof a;
+    }
+    int rs = (int)syscall(IB_LL_CREATE, &a, size, 0);
+    if (rs < 0) return -1;
+    struct ib_ll_path below = {fs, open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC)};
+    struct ib_ll_path devnull = {(1ULL << 1) | (abi >= 3 ? 1ULL << 14 : 0), open("/dev/null", O_PATH | O_CLOEXEC)};
+    int ok = below.parent_fd >= 0 && syscall(IB_LL_ADD_RULE, rs, 1 /* PATH_BENEATH */, &below, 0) == 0;
+    if (devnull.parent_fd >= 0) syscall(IB_LL_ADD_RULE, rs, 1, &devnull, 0);
+    ok = ok && syscall(IB_LL_RESTRICT, rs, 0) == 0;
+    if (below.parent_fd >= 0) close(below.parent_fd);
+    if (devnull.parent_fd >= 0) close(devnull.parent_fd);
+    close(rs);
+    return ok ? 0 : -1;
 }
 
 static void set_limit(int res, rlim_t soft, rlim_t hard) {
@@ -434,12 +484,47 @@ static void build_box(int errfd) {
     if (chdir(opt.workdir) < 0) child_fail(errfd, "chdir box workdir");
 }
 
-/* What the box's init hands back about the solver. */
+/* What the box's init hands back about the solver. `late` records (a one-case box's second
+ * record) carry only what the init learned after the solver: every other process of the box,
+ * which the init reaps (so CPU spent by children the solver never waited for is counted), and
+ * what the box's writable tmpfs held at the end (memory that no rlimit sees). */
 struct box_record {
     int status;
+    int late;
     struct rusage ru;
     long end_us;
+    long long others_cpu_us;
+    long others_maxrss_kb;  /* summed: an upper bound of what they held at once */
+    long tmpfs_kb;
 };
+
+static long long ru_us(const struct rusage *ru) {
+    return (long long)ru->ru_utime.tv_sec * 1000000 + ru->ru_utime.tv_usec +
+           (long long)ru->ru_stime.tv_sec * 1000000 + ru->ru_stime.tv_usec;
+}
+
+static long tmpfs_used_kb(const char *path) {
+    struct statvfs v;
+    if (statvfs(path, &v) < 0) return 0;
+    return (long)((unsigned long long)(v.f_blocks - v.f_bfree) * v.f_frsize / 1024);
+}
+
+/* The box's init, after its solver: end every other process of the box (only ever as PID 1 of
+ * the box's own PID namespace: anywhere else kill(-1) would reach every process the judge may
+ * signal), reap them all and add up what they used. */
+static void reap_the_rest(struct box_record *rec) {
+    if (getpid() == 1) kill(-1, SIGKILL);
+    for (;;) {
+        int st;
+        struct rusage ru;
+        pid_t p = wait4(-1, &st, 0, &ru);
+        if (p < 0 && errno == EINTR) continue;
+        if (p < 0) break;
+        rec->others_cpu_us += ru_us(&ru);
+        rec->others_maxrss_kb += ru.ru_maxrss;
+    }
+    rec->tmpfs_kb = tmpfs_used_kb("/tmp") + tmpfs_used_kb(opt.workdir);
+}
 
 static void clear_capabilities(void) {
     struct { uint32_t version; int pid; } hdr = {0x20080522 /* _LINUX_CAPABILITY_VERSION_3 */, 0};
@@ -451,7 +536,11 @@ static void clear_capabilities(void) {
 static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe) {
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(errpipe, "dup2");
 
-    rlim_t cpu_s = (rlim_t)((opt.cpu_ms + 999) / 1000 + 1);
+    /* The CPU limit is enforced by the supervisor from exact readings (and decided from the exact
+     * figure after the run). The kernel's own limits are only backstops, well past the limit:
+     * their tick-sampled accounting may fire early, and a sampled timer must never decide. */
+    long backstop_ms = opt.cpu_ms + opt.cpu_ms / 2 + 200;
+    rlim_t cpu_s = (rlim_t)((backstop_ms + 999) / 1000 + 1);
     set_limit(RLIMIT_CPU, cpu_s, cpu_s + 1);
     set_limit(RLIMIT_STACK, (rlim_t)opt.mem_kb * 1024, (rlim_t)opt.mem_kb * 1024);
     set_limit(RLIMIT_FSIZE, (rlim_t)opt.fsize_kb * 1024, (rlim_t)opt.fsize_kb * 1024);
@@ -474,16 +563,15 @@ static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpi
     }
     if (opt.uid >= 0 && setresuid((uid_t)opt.uid, (uid_t)opt.uid, (uid_t)opt.uid) < 0)
         child_fail(errpipe, "setuid");
-    if (opt.box) clear_capabilities();
+    if (opt.box || opt.uid >= 0) clear_capabilities();
     prctl(PR_SET_PDEATHSIG, SIGKILL);  /* after setuid: a credential change clears it */
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) child_fail(errpipe, "no_new_privs");
+    if (opt.landlock && confine_writes(opt.solver_dir) < 0) child_fail(errpipe, "landlock");
     if (install_seccomp() < 0) child_fail(errpipe, "seccomp");
 
-    /* CPU limit, event-driven: the kernel sends SIGPROF when the process's CPU time (user+sys,
-     * all threads) reaches the limit. A small margin so a run just under the limit finishes;
-     * the verdict compares the exact measured time with the limit anyway. Survives exec. */
-    long prof_ms = opt.cpu_ms + 50;
-    struct itimerval it = {{0, 0}, {prof_ms / 1000, (prof_ms % 1000) * 1000}};
+    /* Backstop for a process whose threads outrun the supervisor's checks (several CPUs): the
+     * kernel sends SIGPROF at half the limit again past it. Survives exec. */
+    struct itimerval it = {{0, 0}, {backstop_ms / 1000, (backstop_ms % 1000) * 1000}};
     setitimer(ITIMER_PROF, &it, NULL);
 
     const char *argv[MAX_LIST + 2];
@@ -495,6 +583,11 @@ static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpi
     int e = 0;
     envp[e++] = "PATH=/usr/local/bin:/usr/bin:/bin";
     envp[e++] = "LANG=C";
+    static char tmpdir[4200];
+    if (opt.landlock) {  /* the only place it may write: a compiler's temporary files go there too */
+        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", opt.solver_dir);
+        envp[e++] = tmpdir;
+    }
     for (int i = 0; i < opt.n_solver_env; i++) envp[e++] = opt.solver_env[i];
     envp[e] = NULL;
     syscall(SYS_execveat, exe_fd, "", argv, envp, AT_EMPTY_PATH);
@@ -562,13 +655,18 @@ static void box_setup(int errpipe) {
 
 /* Wait for the box's solver (reaping whatever else ends meanwhile) and record how it ended. */
 static struct box_record reap_solver(pid_t pid) {
-    struct box_record rec = {0};
+    struct box_record rec;
+    memset(&rec, 0, sizeof rec);
     for (;;) {
         int st;
         struct rusage ru;
         pid_t p = wait4(-1, &st, 0, &ru);
         if (p < 0 && errno == EINTR) continue;
         if (p < 0) _exit(126);
+        if (p != pid) {  /* another process of the box, ended meanwhile: still the solver's cost */
+            rec.others_cpu_us += ru_us(&ru);
+            rec.others_maxrss_kb += ru.ru_maxrss;
+        }
         if (p == pid) {
             rec.status = st;
             rec.ru = ru;
@@ -601,13 +699,11 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
     struct box_record rec = reap_solver(pid);
     /* At once: the supervisor may be deciding right now whether the solver had ended. */
     (void)!write(record_fd, &rec, sizeof rec);
-    /* Whatever the solver left running in the box. Only ever as PID 1 of the box's own PID
-     * namespace: anywhere else kill(-1) would reach every process the judge may signal. */
-    if (getpid() == 1) kill(-1, SIGKILL);
-    if (export_fd >= 0 && opt.export_name) {
-        while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
-        export_file(dirfd, export_fd);
-    }
+    struct box_record late = {0};
+    late.late = 1;
+    reap_the_rest(&late);
+    if (export_fd >= 0 && opt.export_name) export_file(dirfd, export_fd);
+    (void)!write(record_fd, &late, sizeof late);
     _exit(0);
 }
 
@@ -755,6 +851,13 @@ static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
         int fds[4];
         if (recv_fds(sock, fds, 4) < 0) _exit(0);  /* the server moved on */
         box_kill_requested = 0;
+        /* Every case's solver gets the same pid: the PID counter of the sample's box must not
+         * carry a value from one case to the next. */
+        int lp = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+        if (lp >= 0) {
+            (void)!write(lp, "1", 1);
+            close(lp);
+        }
         pid_t pid = fork();
         if (pid < 0) _exit(125);
         if (pid == 0) {
@@ -767,8 +870,7 @@ static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
         for (int i = 0; i < 4; i++) close(fds[i]);
         struct box_record rec = reap_solver(pid);
         /* a box as clean as a new one before the record says the case is over */
-        if (getpid() == 1) kill(-1, SIGKILL);
-        while (wait4(-1, NULL, 0, NULL) > 0 || errno == EINTR) {}
+        reap_the_rest(&rec);
         sweep_ipc();
         if (chdir("/") < 0 || fresh_tmpfs("/tmp", tmp_opts) < 0 || fresh_tmpfs(opt.workdir, work_opts) < 0 ||
             chdir(opt.workdir) < 0)
@@ -933,6 +1035,9 @@ static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, in
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    /* A solver that closes its stdin must not be able to kill its judge with SIGPIPE (a judge
+     * crash is SE): the interactor's write fails with EPIPE instead, whatever header it uses. */
+    signal(SIGPIPE, SIG_IGN);
     setpgid(0, 0);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(errpipe, "dup2");
     if (case_fd >= 0 && dup2(case_fd, 3) < 0) child_fail(errpipe, "dup2 case");
@@ -966,12 +1071,16 @@ struct proc {
     int status;
     struct rusage ru;
     long end_us;
-    int killed;  /* 0 no; 1 by judge after the interactor's verdict; 2 grace; 3 wall */
+    int killed;  /* 0 no; 1 by judge after the interactor's verdict; 2 grace; 3 wall; 4 CPU limit */
     pid_t inner;  /* in a box: the solver itself (pid is the box's init) */
     int rec_ready;  /* in a box: the init's record of the solver's end has been read */
     int rec_status;
     struct rusage rec_ru;
     long rec_end_us;
+    long long cg_v2_base_us;
+    long long others_cpu_us;  /* in a box: every other process of it, reaped by its init */
+    long others_maxrss_kb;
+    long tmpfs_kb;
 };
 
 static const char *kill_reason(int k) {
@@ -979,38 +1088,13 @@ static const char *kill_reason(int k) {
         case 1: return "judge";
         case 2: return "grace";
         case 3: return "wall";
+        case 4: return "cpu";
         default: return "none";
     }
 }
 
 static void kill_group(pid_t pgid) {
     if (pgid > 0) kill(-pgid, SIGKILL);
-}
-
-/* Solver CPU so far, for decisions taken while it still runs (after it exits, rusage is exact). */
-static long long solver_cpu_now_us(pid_t pid) {
-    if (opt.cg_cpu) {
-        long long ns = read_ll(opt.cg_cpu, "cpuacct.usage");
-        if (ns >= 0) return ns / 1000;
-    }
-    if (opt.cg_v2) {
-        long long us = read_key(opt.cg_v2, "cpu.stat", "usage_usec");
-        if (us >= 0) return us;
-    }
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    buf[n] = 0;
-    char *p = strrchr(buf, ')');
-    if (!p) return -1;
-    unsigned long long ut = 0, st = 0;
-    /* fields after ")": state(3) ... utime(14) stime(15) */
-    if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2) return -1;
-    return (long long)(ut + st) * 1000000LL / sysconf(_SC_CLK_TCK);
 }
 
 /* Scheduler state of a process: 'R' when it is running or waiting for a CPU, 'S'/'D' when it
@@ -1048,17 +1132,80 @@ static int proc_exiting(pid_t pid) {
     return state == 'Z' || state == 'X' || (flags & 0x4) != 0;
 }
 
+/* CPU time of one process, all its threads: the scheduler's exact sum, not a sampled count. */
+static long long proc_cpu_us(pid_t pid) {
+    clockid_t c;
+    struct timespec ts;
+    if (clock_getcpuclockid(pid, &c) != 0 || clock_gettime(c, &ts) != 0) return 0;
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* CPU of the children a process has already waited for (its rusage will hold them). */
+static long long waited_children_us(pid_t pid) {
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    char *p = strrchr(buf, ')');
+    long long cut = 0, cst = 0;
+    /* fields after ")": state(3) ... utime(14) stime(15) cutime(16) cstime(17) */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld", &cut, &cst) != 2) return 0;
+    return (cut + cst) * 1000000LL / sysconf(_SC_CLK_TCK);
+}
+
+/* Visit every live descendant of `pid` (children of each of its threads), `pid` included. */
+static int walk_tree(pid_t pid, int depth, int budget, void (*visit)(pid_t, void *), void *arg) {
+    if (budget <= 0 || depth > 32) return budget;
+    visit(pid, arg);
+    budget--;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d) return budget;
+    struct dirent *e;
+    while ((e = readdir(d)) && budget > 0) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char cp[320], buf[4096];
+        snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", pid, e->d_name);
+        int fd = open(cp, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n <= 0) continue;
+        buf[n] = 0;
+        for (char *q = buf; *q && budget > 0;) {
+            long c = strtol(q, &q, 10);
+            if (c > 0) budget = walk_tree((pid_t)c, depth + 1, budget, visit, arg);
+            while (*q == ' ' || *q == '\n') q++;
+        }
+    }
+    closedir(d);
+    return budget;
+}
+
+static void add_cpu(pid_t pid, void *arg) { *(long long *)arg += proc_cpu_us(pid) + waited_children_us(pid); }
+
+/* The solver's CPU so far, its whole process tree, for decisions taken while it runs: the
+ * slot's cgroup where there is one; otherwise every process of its box (children it never waits
+ * for are reparented to the box's init, whose own setup time is left out) or of its tree. */
+static long long solver_tree_cpu_us(struct proc *s);
+
 static int group_runnable(pid_t main_pid, const char *cgdir) {
     char buf[65536];
     if (cgdir && read_file(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
-            if (pid > 0 && proc_state((pid_t)pid) == 'R') return 1;
+            char st = pid > 0 ? proc_state((pid_t)pid) : 0;
+            if (st == 'R' || st == 'D') return 1;
             while (*p == '\n') p++;
         }
         return 0;
     }
-    return proc_state(main_pid) == 'R';
+    char st = proc_state(main_pid);
+    return st == 'R' || st == 'D';  /* D: waiting for a page or the disk, not for its judge */
 }
 
 /* The solver's own pid on the host: in a box, the first child of the box's init. */
@@ -1076,6 +1223,68 @@ static pid_t solver_pid(struct proc *s) {
         }
     }
     return s->inner > 0 ? s->inner : s->pid;
+}
+
+static long long solver_tree_cpu_us(struct proc *s) {
+    if (opt.cg_cpu) {
+        long long ns = read_ll(opt.cg_cpu, "cpuacct.usage");
+        if (ns >= 0) return ns / 1000;
+    }
+    if (opt.cg_v2) {
+        long long us = read_key(opt.cg_v2, "cpu.stat", "usage_usec");
+        if (us >= 0) return us - s->cg_v2_base_us;
+    }
+    long long total = 0;
+    walk_tree(s->pid, 0, 512, add_cpu, &total);
+    if (opt.box) total -= proc_cpu_us(s->pid);  /* the init itself: building the box is not the solver's */
+    return total;
+}
+
+static void arm_at(int fd, long at_us) {
+    struct itimerspec t = {{0, 0}, {at_us / 1000000, (at_us % 1000000) * 1000}};
+    timerfd_settime(fd, TFD_TIMER_ABSTIME, &t, NULL);
+}
+
+static void note_runnable(pid_t pid, void *arg) {
+    char st = proc_state(pid);
+    if (st == 'R' || st == 'D') *(int *)arg = 1;
+}
+
+/* Is any process of the solver running or waiting for a CPU? The cgroup's members where there
+ * is one; in a box every process in it but its init; else the solver's own tree. */
+static int tree_runnable(struct proc *s, const char *cgdir) {
+    if (cgdir) return group_runnable(solver_pid(s), cgdir);
+    int any = 0;
+    if (opt.box) {
+        pid_t self = s->pid;
+        char path[96], buf[4096];
+        snprintf(path, sizeof path, "/proc/%d/task/%d/children", self, self);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n <= 0) return 0;
+        buf[n] = 0;
+        for (char *q = buf; *q;) {
+            long c = strtol(q, &q, 10);
+            if (c > 0) walk_tree((pid_t)c, 1, 256, note_runnable, &any);
+            while (*q == ' ' || *q == '\n') q++;
+        }
+        return any;
+    }
+    walk_tree(s->pid, 0, 256, note_runnable, &any);
+    return any;
+}
+
+/* A process is blocked writing into a pipe (the solver pushing output its judge does not read). */
+static int blocked_in_pipe_write(pid_t pid) {
+    char path[64], buf[64];
+    snprintf(path, sizeof path, "/proc/%d/wchan", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (n <= 0) return 0;
+    buf[n] = 0;
+    return strstr(buf, "pipe_write") != NULL || strstr(buf, "pipe_wait") != NULL;
 }
 
 /* End the solver. In a box only the solver is killed: its init then reaps it (so its CPU time
@@ -1106,6 +1315,9 @@ static int poll_record(struct proc *s) {
         s->rec_status = rec.status;
         s->rec_ru = rec.ru;
         s->rec_end_us = rec.end_us;
+        s->others_cpu_us = rec.others_cpu_us;
+        s->others_maxrss_kb = rec.others_maxrss_kb;
+        s->tmpfs_kb = rec.tmpfs_kb;
     }
     return s->rec_ready;
 }
@@ -1283,6 +1495,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--cg-cpu")) opt.cg_cpu = v;
         else if (ARG("--cg-v2")) opt.cg_v2 = v;
         else if (strcmp(k, "--box") == 0) opt.box = 1;
+        else if (strcmp(k, "--landlock") == 0) opt.landlock = 1;
         else if (strcmp(k, "--userns") == 0) opt.box = opt.userns = 1;
         else usage();
 #undef ARG
@@ -1322,6 +1535,7 @@ static int run_case(int argc, char **argv) {
     long long oom_before = opt.cg_mem ? read_key(opt.cg_mem, "memory.oom_control", "oom_kill") : -1;
     long long oom_before_v2 = opt.cg_v2 ? read_key(opt.cg_v2, "memory.events", "oom_kill") : -1;
     long long cpu_before_v2 = opt.cg_v2 ? read_key(opt.cg_v2, "cpu.stat", "usage_usec") : -1;
+    long long cg_v2_base = cpu_before_v2 > 0 ? cpu_before_v2 : 0;
     if (opt.cg_v2) {
         snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
         if (write_file(opt.cg_v2, "memory.max", num) < 0) die("memory.max");
@@ -1340,7 +1554,13 @@ static int run_case(int argc, char **argv) {
     sigprocmask(SIG_BLOCK, &held, NULL);
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-    if (sfd < 0 || tfd < 0) die("signalfd/timerfd");
+    int cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    if (sfd < 0 || tfd < 0 || cpu_tfd < 0) die("signalfd/timerfd");
+    long cpus = 1;
+    {
+        cpu_set_t cs;
+        if (sched_getaffinity(0, sizeof cs, &cs) == 0 && CPU_COUNT(&cs) > 0) cpus = CPU_COUNT(&cs);
+    }
 
     int exe_fd = open(opt.solver, O_PATH | O_CLOEXEC);
     if (exe_fd < 0) die("open solver");
@@ -1362,9 +1582,11 @@ static int run_case(int argc, char **argv) {
     if (s_err < 0) die("open solver stderr");
 
     struct proc sol = {0}, itr = {0};
+    sol.cg_v2_base_us = cg_v2_base;
+    int pending_fd = -1;
     long long prefill_bytes = 0;
     const char *prefill_how = NULL;
-    pid_t relay_pid = 0;
+    pid_t relay_pid = 0, relay_pid_seen = 0;
     long start = now_us();
     long deadline = start + opt.wall_ms * 1000;
 
@@ -1389,7 +1611,7 @@ static int run_case(int argc, char **argv) {
             if (done < prefill_bytes) {
                 int rp[2];
                 if (pipe2(rp, O_CLOEXEC) < 0) die("pipe");
-                relay_pid = spawn_relay(pf, done, rp[0], to_solver[1]);
+                relay_pid = relay_pid_seen = spawn_relay(pf, done, rp[0], to_solver[1]);
                 close(rp[0]);
                 inter_out = rp[1];
                 prefill_how = "relay";
@@ -1399,6 +1621,9 @@ static int run_case(int argc, char **argv) {
         /* Interactor first: it logs its query limit before its first read, and the solver's
          * first write then finds a reader. */
         itr.pid = spawn_interactor(to_inter[0], inter_out, i_err, case_fd, errpipe[1]);
+        /* Only to measure what the solver wrote and its judge has not read yet (FIONREAD); closed
+         * as soon as the interactor ends, so a solver writing after that still meets EPIPE. */
+        pending_fd = fcntl(to_inter[0], F_DUPFD_CLOEXEC, 3);
         if (inter_out != to_solver[1]) close(inter_out);
         sol.pid = use_zy ? zygote_case(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1])
                          : spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
@@ -1423,12 +1648,16 @@ static int run_case(int argc, char **argv) {
     its.it_value.tv_sec = deadline / 1000000;
     its.it_value.tv_nsec = (deadline % 1000000) * 1000;
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+    /* CPU checks: the first when the solver could have used its whole limit, then again for what
+     * is left. CPU time advances at most `cpus` times as fast as the clock. */
+    if (cpu_tfd >= 0) arm_at(cpu_tfd, start + opt.cpu_ms * 1000 / cpus + 1000);
 
     int grace_phase = 0;
     int first = 0;  /* 1 solver first, 2 interactor first */
     long long sol_cpu_at_inter_exit = -1;
     int wall_timeout = 0;
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
+    int sol_output_pending = -1, sol_blocked_writing = -1;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
 
     /* In a box the solver has ended when its init's record arrives; a one-case box's init is
@@ -1436,11 +1665,26 @@ static int run_case(int argc, char **argv) {
     int init_reaped = 0;
     int wait_for_init = opt.box && !use_zy;
     while (!sol.done || (itr.pid && !itr.done) || (wait_for_init && !init_reaped)) {
-        struct pollfd pf[3] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}};
+        struct pollfd pf[4] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}, {cpu_tfd, POLLIN, 0}};
         if (opt.box && !sol.done) pf[2].fd = record_fd;
-        if (poll(pf, 3, -1) < 0) {
+        if (poll(pf, 4, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll");
+        }
+        if (pf[3].revents & POLLIN) {
+            uint64_t ticks;
+            (void)!read(cpu_tfd, &ticks, sizeof ticks);
+            if (!sol.done && !sol.killed) {
+                long long used = solver_tree_cpu_us(&sol);
+                long long left = opt.cpu_ms * 1000LL - used;
+                if (left < 0) {
+                    sol.killed = 4;  /* over the limit by an exact reading: TLE */
+                    end_solver(&sol);
+                } else {
+                    long step = (long)(left / cpus);
+                    arm_at(cpu_tfd, now_us() + (step < 2000 ? 2000 : step));
+                }
+            }
         }
         if ((pf[2].revents & (POLLIN | POLLHUP)) && !sol.done) take_record(&sol, &first);
         if (pf[0].revents & POLLIN) {
@@ -1452,10 +1696,21 @@ static int run_case(int argc, char **argv) {
                 pid_t p = wait4(-1, &st, WNOHANG, &ru);
                 if (p <= 0) break;
                 if (p == relay_pid) relay_pid = 0;  /* reaped: its pid is no longer ours to kill */
+                if (itr.pid && p == itr.pid && pending_fd >= 0) {
+                    close(pending_fd);
+                    pending_fd = -1;
+                }
                 if (p == sol.pid && opt.box) init_reaped = 1;
                 if (p == sol.pid && sol.done) continue;  /* the box's init, after its record */
                 struct proc *which = p == sol.pid ? &sol : (itr.pid && p == itr.pid) ? &itr : NULL;
-                if (!which) continue;  /* an orphaned descendant we adopted */
+                if (!which) {
+                    /* an orphaned descendant we adopted (no box): still the solver's cost */
+                    if (p != relay_pid_seen) {
+                        sol.others_cpu_us += ru_us(&ru);
+                        sol.others_maxrss_kb += ru.ru_maxrss;
+                    }
+                    continue;
+                }
                 which->done = 1;
                 which->status = st;
                 which->ru = ru;
@@ -1477,9 +1732,8 @@ static int run_case(int argc, char **argv) {
                 if (which == &itr && !sol.done) {
                     sol_exiting_at_inter_exit = solver_exiting(&sol);
                     sol_cpu_at_inter_exit = sol.rec_ready && !opt.cg_cpu && !opt.cg_v2
-                        ? (long long)sol.rec_ru.ru_utime.tv_sec * 1000000 + sol.rec_ru.ru_utime.tv_usec +
-                              (long long)sol.rec_ru.ru_stime.tv_sec * 1000000 + sol.rec_ru.ru_stime.tv_usec
-                        : solver_cpu_now_us(solver_pid(&sol));
+                        ? ru_us(&sol.rec_ru) + sol.others_cpu_us
+                        : solver_tree_cpu_us(&sol);
                     int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
                     /* A record read just now: the solver ended on its own, nothing to stop (its
                      * record is consumed, so it must count as the solver's end here). */
@@ -1511,7 +1765,19 @@ static int run_case(int argc, char **argv) {
             const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
             if (grace_phase && now_us() < deadline) {
                 if (!sol.done) {
-                    sol_runnable_at_kill = group_runnable(solver_pid(&sol), cg);
+                    /* The grace is the solver's own time, not the clock's: a solver that is
+                     * runnable but has not had the CPU (a loaded node), or that still waits for
+                     * the relay to pass on the interactor's end, gets its turn. */
+                    int runnable = tree_runnable(&sol, cg);
+                    long long used = solver_tree_cpu_us(&sol) - (sol_cpu_at_inter_exit > 0 ? sol_cpu_at_inter_exit : 0);
+                    long long want = opt.grace_ms * 1000LL;
+                    if ((runnable || relay_pid > 0) && used < want && now_us() < hard_deadline) {
+                        long g = now_us() + (long)(want - used);
+                        if (g > hard_deadline) g = hard_deadline;
+                        arm_at(tfd, g);
+                        continue;
+                    }
+                    sol_runnable_at_kill = runnable;
                     sol.killed = 2;
                     end_solver(&sol);
                 }
@@ -1520,8 +1786,7 @@ static int run_case(int argc, char **argv) {
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else if (now_us() < hard_deadline &&
-                       ((!sol.done && group_runnable(solver_pid(&sol), cg) &&
-                         solver_cpu_now_us(solver_pid(&sol)) <= opt.cpu_ms * 1000) ||
+                       ((!sol.done && tree_runnable(&sol, cg) && solver_tree_cpu_us(&sol) <= opt.cpu_ms * 1000) ||
                         (itr.pid && !itr.done && proc_state(itr.pid) == 'R'))) {
                 /* Someone is still computing within its CPU budget (for the solver: its whole
                  * process tree, which a per-process CPU timer cannot see), nobody is stuck. Under
@@ -1534,8 +1799,14 @@ static int run_case(int argc, char **argv) {
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
             } else {
                 wall_timeout = 1;
-                if (!sol.done) sol_runnable_at_kill = group_runnable(solver_pid(&sol), cg);
+                if (!sol.done) sol_runnable_at_kill = tree_runnable(&sol, cg);
                 if (itr.pid && !itr.done) inter_runnable_at_kill = proc_state(itr.pid) == 'R';
+                if (!sol.done && pending_fd >= 0) {
+                    /* Is the interactor still busy because of the solver's own output? */
+                    int n = 0;
+                    if (ioctl(pending_fd, FIONREAD, &n) == 0) sol_output_pending = n;
+                    sol_blocked_writing = blocked_in_pipe_write(solver_pid(&sol));
+                }
                 if (!sol.done) {
                     if (!sol.killed) sol.killed = 3;
                     end_solver(&sol);
@@ -1584,9 +1855,14 @@ static int run_case(int argc, char **argv) {
             }
             if (!others) n = 0;  /* only the sample's box, kept for the next case */
         }
-        pid_t p = waitpid(-1, NULL, n > 0 ? 0 : WNOHANG);
+        struct rusage ru;
+        pid_t p = wait4(-1, NULL, n > 0 ? 0 : WNOHANG, &ru);
         if (p < 0 && errno == ECHILD) break;
         if (p == 0 && n <= 0) break;
+        if (p > 0 && !opt.box && p != relay_pid_seen && p != itr.pid) {
+            sol.others_cpu_us += ru_us(&ru);  /* what the solver left running, ended just now */
+            sol.others_maxrss_kb += ru.ru_maxrss;
+        }
     }
 
     /* Without a box the working dir is the host scratch dir: its export is read from there,
@@ -1599,7 +1875,16 @@ static int run_case(int argc, char **argv) {
         }
     }
     if (export_fd >= 0) close(export_fd);
-    if (recpipe[0] >= 0) close(recpipe[0]);
+    if (recpipe[0] >= 0) {
+        /* a one-case box's init wrote what it reaped after the solver before it exited */
+        struct box_record late;
+        if (init_reaped && read(recpipe[0], &late, sizeof late) == (ssize_t)sizeof late && late.late) {
+            sol.others_cpu_us = late.others_cpu_us;
+            sol.others_maxrss_kb = late.others_maxrss_kb;
+            sol.tmpfs_kb = late.tmpfs_kb;
+        }
+        close(recpipe[0]);
+    }
     record_fd = -1;
 
     char errbuf[512];
@@ -1608,6 +1893,8 @@ static int run_case(int argc, char **argv) {
     close(exe_fd);
     close(sfd);
     close(tfd);
+    close(cpu_tfd);
+    if (pending_fd >= 0) close(pending_fd);
     if (en > 0) {
         errbuf[en] = 0;
         printf("setup_error=%s\n", errbuf);
@@ -1617,9 +1904,13 @@ static int run_case(int argc, char **argv) {
            first == 1 ? "solver" : first == 2 ? "interactor" : "none");
     print_proc("solver", &sol);
     printf("solver_wall_us=%ld\n", sol.end_us - start);
+    printf("solver_others_cpu_us=%lld\nsolver_others_maxrss_kb=%ld\n", sol.others_cpu_us, sol.others_maxrss_kb);
+    if (opt.box) printf("box_tmpfs_kb=%ld\n", sol.tmpfs_kb);
     if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
     if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
+    if (sol_output_pending >= 0) printf("solver_output_pending=%d\n", sol_output_pending);
+    if (sol_blocked_writing >= 0) printf("solver_blocked_writing=%d\n", sol_blocked_writing);
     if (prefill_how) printf("prefill=%s\nprefill_bytes=%lld\n", prefill_how, prefill_bytes);
     if (sol_cpu_at_inter_exit >= 0) printf("solver_cpu_at_interactor_exit_us=%lld\n", sol_cpu_at_inter_exit);
     if (itr.pid) {
