@@ -397,15 +397,22 @@ var IBV = (function () {
   }
 
   // -- compare / side by side -------------------------------------------------------------------------
+  function legend() {
+    return '<table class="kv" id="legend">' + index.runs.map(function (r) {
+      return "<tr><td>#" + (r.i + 1) + '</td><td><a href="#/run/' + r.i + '">' + esc(r.label) + "</a></td></tr>";
+    }).join("") + "</table>";
+  }
+
   function pageCompare(q) {
     nav("compare");
     var cmp = index.compare, runs = index.runs;
     var h = "<h1>Compare " + runs.length + " runs</h1>";
+    if (!(cmp && cmp.rows && cmp.rows.length)) h += legend();
     if (cmp && cmp.rows && cmp.rows.length) {
       var labels = cmp.labels, base = labels[0];
-      h += '<h2>pass@1 on the common tasks (differences to ' + esc(base) + ', paired bootstrap CI over tasks)</h2><table id="compare-groups"><tr><th>group</th><th class="num">tasks</th>' +
-        labels.map(function (l) { return '<th class="num">' + esc(l) + "</th>"; }).join("") +
-        labels.slice(1).map(function (l) { return '<th class="num">Δ ' + esc(l) + "</th>"; }).join("") + "</tr>";
+      h += legend() + '<h2>pass@1 on the common tasks (differences to #1, paired bootstrap CI over tasks)</h2><table id="compare-groups"><tr><th>group</th><th class="num">tasks</th>' +
+        labels.map(function (l, i) { return '<th class="num" title="' + esc(l) + '">#' + (i + 1) + "</th>"; }).join("") +
+        labels.slice(1).map(function (l, i) { return '<th class="num" title="' + esc(l) + '">Δ #' + (i + 2) + "</th>"; }).join("") + "</tr>";
       cmp.rows.forEach(function (row) {
         h += "<tr><td>" + esc(row.group === "overall" ? "Overall" : row.group + ": " + row.name) + '</td><td class="num">' + row.n_tasks + "</td>" +
           labels.map(function (l) { return '<td class="num">' + f3(row[l]) + "</td>"; }).join("") +
@@ -426,7 +433,7 @@ var IBV = (function () {
     });
     h += '<h2>Per task: which runs solved it</h2><div class="filters"><label><input type="checkbox" id="f-differ"' + (q.only === "differ" ? " checked" : "") +
       "> only tasks where the runs differ</label></div>";
-    h += '<table id="compare-tasks"><tr><th>task</th>' + runs.map(function (r) { return "<th>" + esc(r.label) + "</th>"; }).join("") + "</tr>";
+    h += '<table id="compare-tasks"><tr><th>task</th>' + runs.map(function (r) { return '<th title="' + esc(r.label) + '">#' + (r.i + 1) + "</th>"; }).join("") + "</tr>";
     ids.forEach(function (id) {
       h += '<tr data-task="' + esc(id) + '"><td>' + esc(id) + "</td>" + runs.map(function (r) {
         var t = byTask[id][r.i];
@@ -455,7 +462,7 @@ var IBV = (function () {
     })).then(function (docs) {
       var h = "<h1>" + esc(task) + " · sample " + n + " in every run</h1>" + '<div class="side" id="side" style="grid-template-columns: repeat(' + runs.length + ', minmax(0, 1fr))">';
       docs.forEach(function (doc, i) {
-        h += '<div class="side-run"><h2><a href="' + href(["sample", String(i), task, String(n)]) + '">' + esc(runs[i].label) + "</a></h2>";
+        h += '<div class="side-run"><h2><a href="' + href(["sample", String(i), task, String(n)]) + '">#' + (i + 1) + " " + esc(runs[i].label) + "</a></h2>";
         if (!doc) h += '<p class="muted">no such sample in this run</p>';
         else { var rd = doc.rounds[doc.rounds.length - 1]; h += roundHtml(doc, rd, i, true); }
         h += "</div>";
