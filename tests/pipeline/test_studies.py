@@ -220,11 +220,11 @@ def test_refine_rounds_math_by_hand():
         {"task_id": "a", "chain": 0, "round": 1, "verdict": "WA"}, {"task_id": "a", "chain": 0, "round": 2, "verdict": "OK"},
         {"task_id": "a", "chain": 1, "round": 1, "verdict": "CE"}, {"task_id": "a", "chain": 1, "round": 2, "verdict": "WA"},
         {"task_id": "a", "chain": 1, "round": 3, "verdict": "PE"}, {"task_id": "b", "chain": 0, "round": 1, "verdict": "OK"},
-        {"task_id": "b", "chain": 1, "round": 1, "verdict": "SE"}]  # a judge error is left out
+        {"task_id": "b", "chain": 1, "round": 1, "verdict": "SE"}]  # a judge error: unsolved, not left out
     r = {x["round"]: x for x in refine_rounds(rows)}
-    assert r[1]["refine@k"] == pytest.approx((0 / 2 + 1 / 1) / 2) and r[1]["n_unsolved"] == 2
-    assert r[1]["WA"] == 0.5 and r[1]["CE"] == 0.5
-    assert r[2]["refine@k"] == pytest.approx((1 / 2 + 1) / 2) and r[2]["n_unsolved"] == 1 and r[2]["WA"] == 1.0
+    assert r[1]["refine@k"] == pytest.approx((0 / 2 + 1 / 2) / 2) and r[1]["n_unsolved"] == 3
+    assert r[1]["WA"] == pytest.approx(1 / 3) and r[1]["CE"] == pytest.approx(1 / 3) and r[1]["SE"] == pytest.approx(1 / 3)
+    assert r[2]["refine@k"] == pytest.approx((1 / 2 + 1 / 2) / 2) and r[2]["n_unsolved"] == 1 and r[2]["WA"] == 1.0
     assert r[3]["refine@k"] == r[2]["refine@k"] and r[3]["PE"] == 1.0
 
 
