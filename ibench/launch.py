@@ -24,7 +24,7 @@ from omegaconf import DictConfig, OmegaConf
 from ibench import config as _config  # registers the structured configs
 from ibench.generate.base import Backend, SamplingSettings
 from ibench.generate.prompt import PromptTemplate
-from ibench.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored
+from ibench.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored, signum_of
 from ibench.judge.executors import executor_class
 from ibench.judge.settings import JudgeSettings
 from ibench.preflight import ConfigError, preflight
@@ -165,6 +165,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         if not console.is_terminal:  # logs and CI: wide enough for the category table
             console = Console(width=170)
     checked = checked or preflight(cfg)
+    quiet_libraries()
     judge_settings, tasks = checked.judge, checked.tasks
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -266,7 +267,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         return summary
     except KeyboardInterrupt as exc:
         interrupted = exc
-        exit_code = 128 + int(getattr(exc, "signum", signal.SIGINT))
+        exit_code = 128 + signum_of(exc)
         raise
     finally:
         with signals_ignored() if interrupted is not None else nullcontext():
@@ -281,7 +282,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             file_log.close()
         if interrupted is not None:
             judged, expected = _judged_so_far(run_dir, pipeline)
-            raise RunInterrupted(int(getattr(interrupted, "signum", signal.SIGINT)), judged, expected,
+            raise RunInterrupted(signum_of(interrupted), judged, expected,
                                  run_dir) from None
 
 

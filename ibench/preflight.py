@@ -404,6 +404,7 @@ class CommandLine:
             self._ctx.__enter__()
         self.loader = GlobalHydra.instance().config_loader()
         self._groups: dict[str, list[str]] = {}
+        self._bases: dict[tuple, DictConfig] = {}
 
     def close(self) -> None:
         if self._ctx is not None:
@@ -472,11 +473,13 @@ class CommandLine:
             values.append(o)
         if problems and not groups_ok and not values:
             return None, problems
-        try:
-            base = self.compose([g for g in groups_ok if not g.startswith("hydra")])
-        except HydraException as exc:
-            return None, problems + [_first_lines(exc)]
-        cfg = copy.deepcopy(base)
+        chosen = tuple(g for g in groups_ok if not g.startswith("hydra"))
+        if chosen not in self._bases:  # the jobs of a sweep share their group choices' composition
+            try:
+                self._bases[chosen] = self.compose(list(chosen))
+            except HydraException as exc:
+                return None, problems + [_first_lines(exc)]
+        cfg = copy.deepcopy(self._bases[chosen])
         for o in values:
             key = o.key_or_group
             if key.startswith("hydra.") or key == "hydra":
@@ -496,7 +499,9 @@ class CommandLine:
                 problems.append(self._value_problem(cfg, o, exc))
         if problems:
             return None, problems
-        try:  # the real thing (interpolations, deletions, hydra.* keys): Hydra's own check
+        if not any(o.is_delete() for o in values):
+            return cfg, []  # what Hydra composes: the group choices, then each value merged in order
+        try:  # deletions: Hydra's own composition
             return self.compose([t for t in overrides if not t.startswith(("hydra.", "hydra/"))]), []
         except HydraException as exc:
             return None, [_first_lines(exc)]

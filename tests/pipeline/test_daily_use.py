@@ -315,7 +315,7 @@ def test_results_load_whatever_the_folder_is_called(two_runs):
     wa = table.filter(pl.col("verdict") == "WA").row(0, named=True)
     assert wa["failing_case"] and wa["solver_to_judge_tail"] and wa["code"].startswith(("#include", "//"))
     assert r.per_task is not None and r.per_task["task_id"].to_list() == sorted([TASK, "subtraction-set-duel"])
-    assert "sampling.n=10 is ignored" in printed[0]  # the reference banner
+    assert "so sampling.n=10 does not apply" in printed[0]  # the reference banner (issue 22: no "is ignored")
 
     # the same per-sample table in the W&B run
     from ibench.results.wandb_sink import read_offline_run
