@@ -36,14 +36,15 @@ def api():
 @pytest.fixture(scope="module")
 def runs(ray_session, api, tmp_path_factory):
     """Two launches (n=4 and n=2: a sweep over sampling.n), the first with its behaviors analysed
-    and transcripts on its failed cases."""
+    and transcripts on its failed cases, the second with two refinement rounds."""
     from ibench.results.behaviors import analyse
 
     tasks = tmp_path_factory.mktemp("tasks")
     shutil.copytree(REPO / "tasks" / TASK, tasks / TASK)
     root = tmp_path_factory.mktemp("runs")
     a = launch(root / "sweep[1]" / "sampling.n=4", tasks, *api_model_overrides(api.url), "sampling.n=4")
-    b = launch(root / "sweep[2]" / "sampling.n=2", tasks, *api_model_overrides(api.url), "sampling.n=2")
+    b = launch(root / "sweep[2]" / "sampling.n=2", tasks, *api_model_overrides(api.url), "sampling.n=2",
+               "sampling.refine_rounds=2")
     assert add_transcripts(a) > 0
     analyse([a], "openai-api", [f"model.base_url={api.url}", "model.api_key_env=null", "model.model=judge",
                                 "model.name=judge", "model.preflight=false"], wandb_mode="disabled")
@@ -96,10 +97,15 @@ def test_the_site_holds_every_page_s_data(runs, site):
     assert with_reasoning and all(r["behaviors"] for r in with_reasoning)
     segs = with_reasoning[0]["behaviors"]
     assert segs[0]["start"] == 0 and segs[-1]["end"] == len(with_reasoning[0]["reasoning"])
-    # run B: no transcripts → the tails
+    # run B: no transcripts → the tails; a failed first round has a second one, whose prompt
+    # continues the conversation
     docs_b = [read_js(p)[1] for p in sorted((out / "data" / "r1" / "s" / TASK).glob("*.js"))]
     case_b = docs_b[0]["rounds"][-1]["cases"][0]
     assert "transcript" not in case_b and case_b["tails"]["judge_to_solver"]
+    refined = [d for d in docs_b if len(d["rounds"]) == 2]
+    assert refined and refined[0]["rounds"][0]["verdict"] == "WA"
+    assert len(refined[0]["rounds"][1]["prompt"]) > len(refined[0]["rounds"][0]["prompt"])
+    assert any(len(c) == 3 for c in index["tasks"][1][0]["cells"])  # [index, round 1, round 2]
 
 
 def test_transcript_column_shapes():
@@ -250,6 +256,24 @@ def test_viewer_in_a_real_browser(browser, site):
     assert len(d.find_elements(By.CSS_SELECTOR, "#side .side-run")) == 2
     assert len(d.find_elements(By.CSS_SELECTOR, "#side pre.code")) == 2
     _shot(d, "side")
+    # a refined sample of run #2: one link per round
+    d.get(url + "#/tasks?run=1&round=1&verdict=failed")
+    _wait(d, "#tasks a.cell")
+    cell = next(c for c in d.find_elements(By.CSS_SELECTOR, "#tasks a.cell:not(.dim)") if "2 rounds" in c.get_attribute("title"))
+    cell.click()
+    _wait(d, ".rounds a")
+    links = d.find_elements(By.CSS_SELECTOR, ".rounds a")
+    assert len(links) == 2 and "active" in links[0].get_attribute("class")  # the round filtered on
+    assert "WA" in d.find_element(By.ID, "verdict").text
+    links[1].click()
+    _wait(d, ".rounds a.active")
+    for _ in range(50):
+        if "round=2" in d.current_url and "active" in d.find_elements(By.CSS_SELECTOR, ".rounds a")[1].get_attribute("class"):
+            break
+        time.sleep(0.1)
+    assert "round=2" in d.current_url
+    assert "4 messages" in d.find_element(By.CSS_SELECTOR, "#prompt > summary").text
+
     d.find_element(By.ID, "nav-sweep").click()
     _wait(d, "#sweep-table")
     assert d.find_element(By.ID, "sweep-key").text == "sampling.n"
