@@ -281,6 +281,11 @@ class MetricsConfig:
 
 
 @dataclass
+class ReportConfig:
+    viewer: bool = False  # write the results viewer (RUN/viewer) at the end; W&B gets its run page as HTML
+
+
+@dataclass
 class Config:
     paths: PathsConfig = field(default_factory=PathsConfig)
     model: Any = MISSING
@@ -293,6 +298,7 @@ class Config:
     cluster: Any = MISSING
     pipeline: PipelineConfig = field(default_factory=PipelineConfig)
     metrics: MetricsConfig = field(default_factory=MetricsConfig)
+    report: ReportConfig = field(default_factory=ReportConfig)
     resume: Optional[str] = None  # a previous run's output folder to continue in
     print_config: bool = False
 

@@ -262,6 +262,10 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         except Exception as exc:  # noqa: BLE001 - the W&B viewer table is a convenience
             log.warning("per-sample table for W&B: %s", exc)
         sink.summary(summary, per_task_rows(summary), files, samples=samples_table, tables=study_tables)
+        if cfg.report.viewer:  # the results viewer (docs/VIEWER.md); never fails the run
+            from ibench.results.viewer import write_for_launch
+
+            write_for_launch(run_dir, console, sink.run if sink.active else None)
         console.print(f"results: {escape(str(run_dir))}")
         exit_code = 0
         return summary

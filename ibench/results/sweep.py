@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 # Keys that differ between runs without being what a sweep measures.
-IGNORED_PREFIXES = ("paths.", "wandb.", "cluster.", "pipeline.", "metrics.", "hydra.", "resume", "print_config",
+IGNORED_PREFIXES = ("paths.", "wandb.", "cluster.", "pipeline.", "metrics.", "report.", "hydra.", "resume",
+                    "print_config",
                     "bench.tasks_dir", "model.replicas", "model.max_concurrency", "model.base_url",
                     "model.placement_timeout_s", "model.preflight")
 SERIES_KEY = "model.name"

@@ -42,7 +42,9 @@ def runs(ray_session, api, tmp_path_factory):
     tasks = tmp_path_factory.mktemp("tasks")
     shutil.copytree(REPO / "tasks" / TASK, tasks / TASK)
     root = tmp_path_factory.mktemp("runs")
-    a = launch(root / "sweep[1]" / "sampling.n=4", tasks, *api_model_overrides(api.url), "sampling.n=4")
+    a = launch(root / "sweep[1]" / "sampling.n=4", tasks, *api_model_overrides(api.url), "sampling.n=4",
+               "report.viewer=true")
+    assert (a / "viewer" / "index.html").is_file() and (a / "viewer" / "data" / "index.js").is_file()
     b = launch(root / "sweep[2]" / "sampling.n=2", tasks, *api_model_overrides(api.url), "sampling.n=2",
                "sampling.refine_rounds=2")
     assert add_transcripts(a) > 0
@@ -124,6 +126,21 @@ def test_transcript_column_shapes():
     row = {**row, "transcript": None, "extra_json": json.dumps({"transcript": turns[:1]})}
     assert _case_view(row)["transcript"][0]["text"] == "? 5\n"  # else the one in extra_json
     assert "transcript" not in _case_view({**row, "extra_json": "{}"})  # else the tails only
+
+
+def test_launch_report_viewer_logs_the_run_page_to_wandb(runs):
+    from ibench.results.wandb_sink import read_offline_run
+
+    a, b = runs
+    assert not (b / "viewer").exists()  # report.viewer is off by default
+    off = sorted((a / "wandb").glob("offline-run-*"))[-1]
+    for _ in range(100):
+        wb = read_offline_run(off)
+        if any("viewer/run/_type" in h for h in wb["history"]):
+            break
+        time.sleep(0.1)
+    (h,) = [h for h in wb["history"] if "viewer/run/_type" in h]
+    assert h["viewer/run/_type"] == "html-file"
 
 
 def test_one_file_page_for_wandb(runs, site, tmp_path):
