@@ -55,10 +55,13 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
     from ibench.results.report import render
 
     console = console or _console()
+    if Path(run_dir).is_dir() and not (Path(run_dir) / "summary.json").exists() and not (Path(run_dir) / "results").is_dir():
+        show_many(Path(run_dir), console)  # a folder of runs: list them by identity
+        return None  # type: ignore[return-value]
     r = _load_finished(run_dir)
     summary = RunSummary.from_dict(r.summary)
     ident = r.identity
-    console.print(f"[bold]{escape(r.label)}[/bold]  {escape(str(r.run_dir))}")
+    console.print(f"[bold]{escape(r.label)}[/bold]  {escape(str(r.run_dir))}", soft_wrap=True)
     if ident:
         s = ident.get("sampling") or {}
         console.print(f"sampling: {escape(str(s.get('name')))} (n={s.get('n')}, T={s.get('temperature')})   "
@@ -68,20 +71,83 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
 
 
 # -- compare ------------------------------------------------------------------------------------------
-def _labels(runs: Sequence[RunResults]) -> list[str]:
-    labels = [r.label for r in runs]
-    seen: dict[str, int] = {}
-    for lab in labels:
-        seen[lab] = seen.get(lab, 0) + 1
-    out = []
-    for r, lab in zip(runs, labels):
-        if seen[lab] > 1:
-            overrides = " ".join(r.identity.get("overrides") or []) or r.run_dir.name
-            lab = f"{lab} [{overrides}]"
-        out.append(lab)
-    if len(set(out)) < len(out):  # still equal: the folder names tell them apart
-        out = [f"{lab} <{r.run_dir.name}>" for lab, r in zip(out, runs)]
+# Overrides that change where or how a run executes, never what it measures: not in labels.
+_NOT_IDENTITY = ("model.base_url", "model.api_key_env", "model.preflight", "model.replicas", "model.max_concurrency",
+                 "paths.", "cluster", "wandb", "pipeline.", "hydra", "resume", "print_config", "metrics.")
+
+
+def _short(value: str, width: int = 24) -> str:
+    value = value.strip()
+    if value.startswith(("/", "./", "../", "~")):
+        value = value.rstrip("/").rsplit("/", 1)[-1] or value
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+def _overrides(r: RunResults) -> dict[str, str]:
+    out = {}
+    for o in r.identity.get("overrides") or []:
+        key, _, value = str(o).partition("=")
+        key = key.lstrip("+~")
+        if any(key == p or (p.endswith(".") and key.startswith(p)) for p in _NOT_IDENTITY):
+            continue
+        out[key] = value
     return out
+
+
+def _labels(runs: Sequence[RunResults]) -> list[str]:
+    """A label per run: its identity label; where two runs share it, the overrides that differ
+    among them (short: a path by its last part, a long value cut), then the folder name."""
+    labels = [r.label for r in runs]
+    groups: dict[str, list[int]] = {}
+    for i, lab in enumerate(labels):
+        groups.setdefault(lab, []).append(i)
+    out = list(labels)
+    for lab, idx in groups.items():
+        if len(idx) < 2:
+            continue
+        ov = [_overrides(runs[i]) for i in idx]
+        keys = sorted({k for o in ov for k in o})
+        vary = [k for k in keys if len({o.get(k) for o in ov}) > 1]
+        for i, o in zip(idx, ov):
+            if vary:
+                samp = runs[i].identity.get("sampling") or {}
+                def value(k: str) -> str:  # an override the run did not give: its recorded value, or the default
+                    if k in o:
+                        return o[k]
+                    return str(samp[k[9:]]) if k.startswith("sampling.") and k[9:] in samp else "default"
+                shown = ", ".join(f"{k}={_short(value(k))}" for k in vary)
+                out[i] = f"{lab} [{shown}]"
+    if len(set(out)) < len(out):  # still equal: the folder names tell them apart
+        out = [f"{lab} <{_short(r.run_dir.name, 32)}>" for lab, r in zip(out, runs)]
+    return out
+
+
+def show_many(root: Path, console: Console) -> list[Path]:
+    """``show DIR`` on a folder of runs: one line per run by its recorded identity (model,
+    language, prompt, n, the overrides that differ between them), its pass@1 and its folder."""
+    from ibench.results.reader import find_runs
+
+    try:
+        paths = find_runs([root])
+    except ResultsError as e:
+        raise ReportError(str(e)) from None
+    runs = [_load_finished(p) for p in paths]
+    if not runs:
+        raise ReportError(f"{root}: no finished run under it")
+    labels = _labels(runs)
+    t = Table(title=f"{len(runs)} run(s) under {escape(str(root))}", title_justify="left")
+    for c in ("run", "language", "prompt", "n", "tasks", "pass@1", "folder"):
+        t.add_column(c, justify="right" if c in ("n", "tasks", "pass@1") else "left", overflow="fold")
+    for lab, r in zip(labels, runs):
+        ident = r.identity or {}
+        s = ident.get("sampling") or {}
+        p1 = ((r.summary.get("overall") or {}).get("pass_at") or {}).get("1")
+        t.add_row(escape(lab), escape(str(ident.get("language", ""))), escape(str(ident.get("prompt", ""))),
+                  str(s.get("n", "")), str(r.summary.get("n_tasks", "")), _cell(p1),
+                  escape(os.path.relpath(r.run_dir, root)))
+    console.print(t)
+    console.print("one run's tables: python -m ibench.results show RUN_FOLDER", soft_wrap=True)
+    return paths
 
 
 def compare_rows(runs: Sequence[RunResults], resamples: int = 1000, confidence: float = 0.95,
@@ -144,14 +210,21 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
     base = labels[0]
     pct = int(confidence * 100)
 
+    # On a narrow terminal the columns are named by letter, the runs listed above the table.
+    need = 24 + sum(max(8, len(lab) + 2) for lab in labels) + 26 * (len(labels) - 1)
+    heads = labels
+    if console.width < need:
+        heads = [chr(ord("A") + i) if i < 26 else str(i) for i in range(len(labels))]
+        for h, lab, r in zip(heads, labels, runs):
+            console.print(f"{h} = {escape(lab)}  ({escape(str(r.run_dir))})", soft_wrap=True, highlight=False)
     table = Table(title=f"pass@1 side by side on {rows[0]['n_tasks']} common task(s); differences to "
-                        f"{escape(base)} with {pct}% paired bootstrap CI over tasks", title_justify="left")
-    table.add_column("group")
+                        f"{escape(heads[0])} with {pct}% paired bootstrap CI over tasks", title_justify="left")
+    table.add_column("group", overflow="fold")
     table.add_column("tasks", justify="right")
-    for lab in labels:
-        table.add_column(escape(lab), justify="right")
-    for lab in labels[1:]:
-        table.add_column(escape(f"Δ {lab}"), justify="right")
+    for h in heads:
+        table.add_column(escape(h), justify="right")
+    for h in heads[1:]:
+        table.add_column(escape(f"Δ {h}"), justify="right")
     for row in rows:
         cells = [_cell(row[lab]) for lab in labels]
         for lab in labels[1:]:
@@ -182,7 +255,7 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
                                         *[_cell(row[lab]) for lab in labels], *diffs]) + " |")
     md_path.write_text("\n".join(lines) + "\n")
     png = _plot(labels, [r for r in rows if r["group"] != "task"], out_dir / "compare.png", pct)
-    console.print(f"wrote {png}, {csv_path}, {md_path}")
+    console.print(f"wrote {png}, {csv_path}, {md_path}", soft_wrap=True)
     return {"png": png, "csv": csv_path, "md": md_path}
 
 
@@ -202,7 +275,14 @@ def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -
     axes[0].set_xticklabels(names, rotation=30, ha="right")
     axes[0].set_ylim(0, 1)
     axes[0].set_ylabel("pass@1")
-    axes[0].legend(fontsize=8)
+    import textwrap
+
+    def wrap(text: str) -> str:
+        return "\n".join(textwrap.wrap(text, 48)) or text
+
+    handles, names_ = axes[0].get_legend_handles_labels()
+    axes[0].legend(handles, [wrap(n) for n in names_], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3),
+                   ncol=1, frameon=False)
     axes[0].set_title("pass@1 on the common tasks")
     base = labels[0]
     for j, lab in enumerate(labels[1:]):
@@ -217,9 +297,12 @@ def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -
     axes[1].set_xticklabels(names, rotation=30, ha="right")
     axes[1].set_ylabel("Δ pass@1")
     axes[1].set_title(f"difference, {pct}% paired bootstrap CI")
-    axes[1].legend(fontsize=8)
+    if len(labels) > 1:
+        handles, names_ = axes[1].get_legend_handles_labels()
+        axes[1].legend(handles, [wrap(n) for n in names_], fontsize=7, loc="upper center",
+                       bbox_to_anchor=(0.5, -0.3), ncol=1, frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")  # the legends below the axes stay on the figure
     plt.close(fig)
     return path
 

@@ -102,6 +102,7 @@ class StudyRun:
     undated: int = 0
     refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
     variant: str = "interactive"  # interactive | batch (InteractBench C.1)
+    other: dict[str, str] = field(default_factory=dict)  # what else the run was made with (n, budget, tasks, ...)
 
     @cached_property
     def refine(self) -> list[dict[str, Any]]:
@@ -120,8 +121,20 @@ class StudyRun:
         return "refine" if self.refine else self.prompt
 
     def pass_at(self, task_id: str, k: int) -> float | None:
-        v = (self.tasks[task_id].get("pass_at") or {}).get(str(k))
+        """pass@k of a task: as the launch stored it, else computed from its stored samples (its
+        n and c, the same unbiased estimator); None where the task has fewer than k samples."""
+        t = self.tasks[task_id]
+        stored = t.get("pass_at") or {}
+        v = stored.get(str(k))
+        if v is None and str(k) not in stored and t.get("n") is not None and t.get("c") is not None:
+            from ibench.results.metrics import pass_at_k
+
+            v = pass_at_k(int(t["n"]), int(t["c"]), int(k))
         return None if v is None else float(v)
+
+    @property
+    def rounds(self) -> int:
+        return max((int(r["round"]) for r in self.refine_rows), default=1)
 
 
 def find_runs(dirs: Sequence[str | Path]) -> list[Path]:
@@ -197,7 +210,50 @@ def load_run(run_dir: Path) -> StudyRun:
         raise StudyError(f"{run_dir}: cannot read its results store ({exc})") from None
     return StudyRun(run_dir, str(label), str(language), str(prompt), tasks, [int(k) for k in summary.get("ks", [1])],
                     undated=sum(1 for t in tasks.values() if t.get("date") is None),
-                    refine_rows=refine_rows, variant=str(variant))
+                    refine_rows=refine_rows, variant=str(variant), other=other_settings(ident, tasks))
+
+
+# Settings a study places runs by (language, prompt, variant, refinement) or that do not change
+# what a run measures: not "other".
+_PLACED = ("bench.language", "prompt", "bench.variant", "sampling.refine_rounds", "model", "resume", "metrics.",
+           "paths.", "cluster", "wandb", "pipeline.", "hydra", "print_config", "feedback.")
+
+
+def other_settings(ident: dict[str, Any], tasks: dict[str, Any]) -> dict[str, str]:
+    """What a run was made with besides its model, language, prompt, variant and refinement:
+    its sampling values, its other overrides and its task set (a count), as short texts."""
+    out: dict[str, str] = {}
+    for k, v in (ident.get("sampling") or {}).items():
+        if k not in ("name", "refine_rounds"):
+            out[f"sampling.{k}"] = str(v)
+    for o in ident.get("overrides") or []:
+        key, _, value = str(o).partition("=")
+        key = key.lstrip("+~")
+        if key.startswith("sampling.") or any(key == p or (p.endswith(".") and key.startswith(p)) for p in _PLACED):
+            continue
+        out[key] = value if len(value) <= 24 else value[:21] + "..."
+    out["tasks"] = str(len(tasks))
+    return out
+
+
+def distinguish(runs: Sequence[StudyRun]) -> list[str]:
+    """Runs of one model that differ in more than language, prompt, variant and refinement (n,
+    a budget, the task set, another override) are different cohorts: each run's label gets the
+    settings that differ within its model, e.g. ``reference [sampling.n=7]``, so the tables group
+    them apart instead of refusing them. Returns one line per model that was split."""
+    notes = []
+    for label, group in _groups(runs).items():
+        if len(group) < 2:
+            continue
+        keys = sorted({k for r in group for k in r.other})
+        vary = [k for k in keys if len({r.other.get(k) for r in group}) > 1]
+        if not vary:
+            continue
+        for r in group:
+            short = [f"{k.removeprefix('sampling.')}={r.other.get(k, '-')}" for k in vary]
+            r.label = f"{label} [{', '.join(short)}]"
+        notes.append(f"{label}: runs differ in {', '.join(vary)}; grouped apart by them")
+    return notes
 
 
 def names(runs: Sequence[StudyRun]) -> list[str]:
@@ -297,9 +353,18 @@ def mitigation_rows(runs: Sequence[StudyRun], k: int = 5) -> list[dict[str, Any]
             row: dict[str, Any] = {"model": label, "language": lang, "n_tasks": len(common),
                                    f"pass@{k}": _mean(zero, common, k) if zero else None,
                                    f"pass@{k} (few-shot)": _mean(few, common, k) if few else None,
-                                   f"refine@{k}": None}
+                                   f"refine@{k}": None, "note": ""}
+            why = []
+            for name, r in (("zero-shot", zero), ("few-shot", few)):
+                if r is not None and row[f"pass@{k}" + (" (few-shot)" if r is few else "")] is None:
+                    fewest = min((int(r.tasks[t].get("n") or 0) for t in common), default=0)
+                    why.append(f"pass@{k} {name}: its tasks have {fewest} sample(s), fewer than {k} (sampling.n)")
             if ref is not None:  # on the common tasks; a run that stopped before round k has none
                 row[f"refine@{k}"] = ref.refine_at(k, common)
+                if row[f"refine@{k}"] is None:
+                    why.append(f"refine@{k}: the refinement run went {ref.rounds} round(s) "
+                               f"(sampling.refine_rounds={ref.rounds}); give --k {ref.rounds} or run {k} rounds")
+            row["note"] = "; ".join(why)
             rows.append(row)
     return rows
 
@@ -491,6 +556,7 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
     if not paths:
         raise StudyError("no runs given")
     runs = [load_run(p) for p in paths]
+    split = distinguish(runs)
     out_dir = Path(out) if out else (Path(os.path.commonpath([str(p) for p in paths])) / "study_report"
                                      if len(paths) > 1 else paths[0] / "study_report")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -505,6 +571,8 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
             t.add_row(*(escape(_fmt(r[c])) for c in cols))
         console.print(t)
 
+    for line in split:
+        console.print(escape(line))
     ts = time_split_rows(runs, years)
     if ts:
         files["time_split_csv"] = write_csv(ts, out_dir / "time_split.csv")

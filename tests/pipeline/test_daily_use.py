@@ -346,7 +346,8 @@ def test_report_show_compare_sample(two_runs, tmp_path):
     rows = {(r["group"], r["name"]): r for r in pl.read_csv(files["csv"]).iter_rows(named=True)}
     a, b = (load(d).summary["overall"]["pass_at"]["1"] for d in (first, second))
     overall = rows[("overall", "all")]
-    label, base = "reference [model.repeat_to_n=true sampling.n=6]", f"reference [{first.name}]"
+    # issue 22: the label shows only the overrides that differ (a run without one: its recorded value or "default")
+    label, base = "reference [model.repeat_to_n=true, sampling.n=6]", "reference [model.repeat_to_n=default, sampling.n=10]"
     assert overall[base] == pytest.approx(a) and overall[label] == pytest.approx(b)
     assert overall[f"{label} - {base}"] == pytest.approx(b - a)
     lo, hi = overall[f"{label} - {base} ci_low"], overall[f"{label} - {base} ci_high"]
