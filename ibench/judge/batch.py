@@ -45,9 +45,6 @@ class _LongToken:
         eq = self.__eq__(other)
         return eq if eq is NotImplemented else not eq
 
-    def __hash__(self) -> int:
-        return hash((self.size, self.digest))
-
 
 class _OutputTooLarge(Exception):
     pass
@@ -56,9 +53,9 @@ class _OutputTooLarge(Exception):
 def _token_batches(path: Path, limit: int | None = None):
     """The whitespace-separated tokens of a file, in batches of at most one read chunk's worth,
     read ``READ_CHUNK`` bytes at a time: memory stays bounded whatever the file holds (a token
-    longer than ``LONG_TOKEN`` is reduced to its length and digest as it is read). More than
-    ``limit`` bytes (a file that reaches the limit: the program's writes past it failed) raise
-    :class:`_OutputTooLarge`; nothing beyond the limit is read."""
+    longer than ``LONG_TOKEN`` that spans reads is reduced to its length and digest as it is
+    read). A file of ``limit`` bytes or more (one that reached the limit: the program's writes
+    past it failed) raises :class:`_OutputTooLarge`; nothing beyond the limit is read."""
     import hashlib
 
     read = 0
