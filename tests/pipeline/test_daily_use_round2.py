@@ -195,3 +195,78 @@ def test_reference_banner_says_what_n_does():
     backend.solutions = lambda t: [1, 2, 3]  # type: ignore[method-assign]
     note = banner_note(backend, [object()], SimpleNamespace(n=2))
     assert "as 3 sample(s), one per solution, so sampling.n=2 does not apply" in note and "ignored" not in note
+
+
+# -- 8. studies and comparisons --------------------------------------------------------------------------
+def _fake_run(root: Path, name: str, prompt: str, n: int, overrides: list[str], c: int = 2) -> Path:
+    """A finished run's summary.json, as the launch writes it (two tasks, pass@1 only stored)."""
+    from ibench.results.metrics import pass_at_k
+
+    d = root / name
+    d.mkdir(parents=True)
+    tasks = [{"task_id": t, "difficulty": "Easy", "categories": ["Search"], "n": n, "c": c, "judge_errors": 0,
+              "verdicts": {"OK": c, "WA": n - c}, "pass_at": {"1": pass_at_k(n, c, 1)}, "date": None}
+             for t in ("task-a", "task-b")]
+    summary = {"model": "reference", "ks": [1], "n_tasks": 2, "n_samples": 2 * n, "tasks": tasks, "refine": [],
+               "overall": {"pass_at": {"1": pass_at_k(n, c, 1)}},
+               "meta": {"identity": {"model": "reference", "label": "reference", "language": "cpp", "prompt": prompt,
+                                     "variant": "interactive", "sampling": {"name": "interactbench", "n": n},
+                                     "overrides": overrides}}}
+    (d / "summary.json").write_text(json.dumps(summary))
+    return d
+
+
+def test_study_groups_runs_that_differ_in_n_and_computes_pass_at_k_from_the_samples(tmp_path):
+    from rich.console import Console
+
+    from ibench.results.study import StudyRun, mitigation_rows, study
+
+    root = tmp_path / "sweeps" / "reference"
+    for prompt in ("zero_shot", "few_shot"):
+        for n in (5, 8):
+            _fake_run(root, f"{prompt}-{n}", prompt, n, [f"prompt={prompt}", f"sampling.n={n}"])
+    buf = __import__("io").StringIO()
+    files = study([root], k=3, console=Console(file=buf, width=200))  # refused before: "two runs measure the same setting"
+    text = buf.getvalue()
+    assert "reference: runs differ in sampling.n; grouped apart by them" in text
+    import csv
+
+    rows = list(csv.DictReader(open(files["mitigation_csv"])))
+    assert sorted(r["model"] for r in rows) == ["reference [n=5]", "reference [n=8]"]
+    from ibench.results.metrics import pass_at_k
+
+    five = next(r for r in rows if r["model"] == "reference [n=5]")
+    assert float(five["pass@3"]) == pytest.approx(pass_at_k(5, 2, 3))  # never stored: computed from n and c
+    # a refinement run that went 3 rounds: refine@5 is empty, and the row says why
+    zero = StudyRun(root / "z", "m", "cpp", "zero_shot", {"t": {"n": 5, "c": 1, "pass_at": {"1": 0.2}}}, [1])
+    ref = StudyRun(root / "r", "m", "cpp", "zero_shot", {"t": {"n": 5, "c": 1, "pass_at": {"1": 0.2}}}, [1],
+                   refine_rows=[{"task_id": "t", "chain": 0, "round": r, "verdict": "WA"} for r in (1, 2, 3)])
+    (row,) = mitigation_rows([zero, ref], k=5)
+    assert row["refine@5"] is None and "went 3 round(s)" in row["note"] and "--k 3" in row["note"]
+
+
+def test_compare_labels_by_what_differs_and_fits_80_columns(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from ibench.results.runs import compare, main
+
+    url = "model.base_url=http://very-long-host.example.com:8000/v1%3Fx%3Dy"
+    a = _fake_run(tmp_path, "a", "zero_shot", 5, [url, "sampling.n=5", "bench.ids=[task-a,task-b]"])
+    b = _fake_run(tmp_path, "b", "zero_shot", 8, [url, "sampling.n=8", "bench.ids=[task-a,task-b]"], c=4)
+    for d in (a, b):
+        (d / "results").mkdir()
+    buf = io.StringIO()
+    files = compare([a, b], out=tmp_path / "cmp", resamples=50, console=Console(file=buf, width=80))
+    text = buf.getvalue()
+    assert "A = reference [sampling.n=5]" in text and "B = reference [sampling.n=8]" in text
+    assert "example.com" not in text and "0…" not in text
+    assert max(len(line) for line in text.splitlines() if not line.startswith(("A =", "B =", "wrote"))) <= 80
+    assert files["png"].stat().st_size > 0
+    buf = io.StringIO()
+    from ibench.results.runs import show
+
+    show(tmp_path, Console(file=buf, width=200))  # a folder of runs: one line per run, by identity
+    assert "2 run(s) under" in buf.getvalue() and "reference [sampling.n=8]" in buf.getvalue()
+    assert main(["show", str(tmp_path / "nothing-here")]) == 2
