@@ -499,6 +499,14 @@ class CommandLine:
                 problems.append(self._value_problem(cfg, o, exc))
         if problems:
             return None, problems
+        hydra_keys = [t for t in overrides if t.startswith(("hydra.", "hydra/"))]
+        if hydra_keys:  # Hydra's own settings: checked by composing them with Hydra's config
+            from hydra import compose
+
+            try:
+                compose("config", overrides=list(chosen) + hydra_keys, return_hydra_config=True)
+            except Exception as exc:  # noqa: BLE001 - worded as one line
+                return None, [f"{' '.join(hydra_keys)}: {_first_lines(exc)}"]
         if not any(o.is_delete() for o in values):
             return cfg, []  # what Hydra composes: the group choices, then each value merged in order
         try:  # deletions: Hydra's own composition
@@ -543,9 +551,12 @@ class CommandLine:
         return f"{key}: {o.value()!r}; expected {expected} ({text})"
 
 
-def _first_lines(exc: Exception) -> str:
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    return "; ".join(lines[:2]) if lines else type(exc).__name__
+def _first_lines(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()][:2]
+    cause = exc.__cause__
+    if cause is not None and str(cause).strip():
+        lines.append(str(cause).strip().splitlines()[0])
+    return "; ".join(lines) if lines else type(exc).__name__
 
 
 def _node(cfg: DictConfig, key: str) -> Any:
