@@ -200,9 +200,9 @@ def segments_by_sample(run_dir: str | Path) -> dict[str, list[dict[str, Any]]]:
 def site_summary(run_dir: str | Path) -> dict[str, Any] | None:
     """The run page's section: the shares table, the counts and the PNG (None when not analysed)."""
     d = Path(run_dir) / OUT_DIR
-    if not (d / "summary.json").is_file():
+    if not (d / "behaviors.json").is_file():
         return None
-    s = json.loads((d / "summary.json").read_text())
+    s = json.loads((d / "behaviors.json").read_text())
     c = s.get("counts", {})
     note = (f"judge model {s.get('judge_model')}, prompt {s.get('prompt')} ({s.get('prompt_fp')}): "
             f"{c.get('segments', 0)} segment(s) labelled, {c.get('unparsed', 0)} unparseable answer(s), "
@@ -445,7 +445,7 @@ def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequenc
                        "prompt_fp": prompt_fp, "segment_tokens": settings.segment_tokens,
                        "chars_per_token": settings.chars_per_token, "counts": counts, "rows": rows,
                        "files": {k: str(p) for k, p in files.items()}}
-            (run.run_dir / OUT_DIR / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+            (run.run_dir / OUT_DIR / "behaviors.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
             render(rows, console)
             console.print(f"behaviors: {run.label}: {counts['classified']} classified now, {counts['reused']} reused, "
                           f"{counts['unparsed']} unparseable answer(s), {counts['no_reasoning']} sample(s) without "

@@ -71,7 +71,7 @@ def test_behaviors_end_to_end(ray_session, api, tmp_path, capsys):
     assert len(unparsed) == 2 and all(r["behavior"] == "" and r["answer"].startswith("banana") for r in unparsed)
     assert {r["group"] for r in labels if r["parsed"]} <= {"Analysis", "Planning", "Exploration", "Implementation",
                                                             "Verification"}
-    summary = json.loads((run / "behaviors" / "summary.json").read_text())
+    summary = json.loads((run / "behaviors" / "behaviors.json").read_text())
     c = summary["counts"]
     assert (c["samples"], c["no_reasoning"], c["classified"], c["unparsed"], c["failed"]) == (4, 1, 6, 2, 0)
     rows = pl.read_csv(run / "behaviors" / "shares.csv")
@@ -96,10 +96,15 @@ def test_behaviors_end_to_end(ray_session, api, tmp_path, capsys):
     assert hist["behaviors/shares/_type"] == "table-file" and "behaviors/chart_table/_type" in hist
     assert wb["run"]["job_type"] == "behaviors" and wb["summary"]["behaviors/unparsed"] == 2
 
+    # the analysis's files do not make its folder look like a run (reader.find_runs)
+    from ibench.results.reader import find_runs
+
+    assert find_runs([tmp_path]) == [run.resolve()]
+
     # a re-run classifies nothing new
     assert main([str(run), *judge_args(api.url), "--wandb", "disabled"]) == 0
     assert api.judge_calls == first_calls
-    again = json.loads((run / "behaviors" / "summary.json").read_text())["counts"]
+    again = json.loads((run / "behaviors" / "behaviors.json").read_text())["counts"]
     assert again["classified"] == 0 and again["reused"] == 6 and again["unparsed"] == 2
 
     # the viewer shows the segments and the report
@@ -111,7 +116,7 @@ def test_behaviors_end_to_end(ray_session, api, tmp_path, capsys):
     # answers name no behavior → every segment counted as unparseable, and the run completes
     assert main([str(run), "judge_model=tiny-cpu", "judge_model.engine_module=fake_vllm", "judge_model.model=x",
                  "judge_model.cpus_per_bundle=0.25", "judge_model.placement_timeout_s=60", "--wandb", "disabled"]) == 0
-    nonsense = json.loads((run / "behaviors" / "summary.json").read_text())
+    nonsense = json.loads((run / "behaviors" / "behaviors.json").read_text())
     assert nonsense["judge_model"] == "tiny-cpu" and nonsense["counts"]["classified"] == 6
     assert nonsense["counts"]["unparsed"] == 6 and nonsense["counts"]["failed"] == 0
     assert len(read_labels(run)) == 12  # the first judge's labels stay, keyed apart

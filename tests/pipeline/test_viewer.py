@@ -174,6 +174,10 @@ def test_cli_single_run_folder_and_serve(runs, tmp_path, capsys):
     assert (a / "viewer" / "index.html").is_file() and (a / "viewer" / "data" / "index.js").is_file()
     assert "file://" in capsys.readouterr().out
     assert main([str(tmp_path / "nothing-here")]) == 2
+    assert main([str(tmp_path)]) == 2  # a folder with no run below it
+    sweep_site = tmp_path / "sweep-site"
+    assert main([str(a.parent.parent), "--out", str(sweep_site), "--no-progress"]) == 0  # every run below
+    assert len(read_js(sweep_site / "data" / "index.js")[1]["runs"]) == 2
     httpd = make_server(a / "viewer")
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     try:

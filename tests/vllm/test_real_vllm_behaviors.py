@@ -38,9 +38,10 @@ def test_behaviors_with_the_tiny_model_as_judge(tiny_model, tmp_path):
                 "judge_model.engine_kwargs.enable_chunked_prefill=true"]
     proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-5000:]}"
-    summary = json.loads((run / "behaviors" / "summary.json").read_text())
+    summary = json.loads((run / "behaviors" / "behaviors.json").read_text())
     c = summary["counts"]
     assert c["samples"] == 2 and c["segments"] >= 2 and c["classified"] == c["segments"] and c["failed"] == 0
     assert c["unparsed"] >= 1  # random text names no behavior (by chance it might, once)
     assert (run / "behaviors" / "shares.csv").is_file() and (run / "behaviors" / "behaviors.png").is_file()
+    assert [p.parent for p in out.rglob("summary.json")] == [run]  # still one run folder below out
     assert "unparseable answer(s)" in proc.stdout

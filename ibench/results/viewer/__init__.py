@@ -293,18 +293,22 @@ def build_site(run_dirs: Sequence[str | Path], out: str | Path | None = None, pr
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ibench.results.reader import ResultsError, load
+    from ibench.results.reader import ResultsError, find_runs, load, store_dir
     from ibench.results.runs import _labels
 
     if not run_dirs:
         raise ViewerError("view needs at least one run folder")
     runs = []
-    for d in run_dirs:
-        try:
-            r = load(d)
-        except ResultsError as e:
-            raise ViewerError(str(e)) from None
-        runs.append(r)
+    try:
+        for d in run_dirs:
+            try:
+                store_dir(d)
+                found = [Path(d)]
+            except ResultsError:  # a folder above run folders (a sweep's): every run below it
+                found = find_runs([d])
+            runs += [load(x) for x in found]
+    except ResultsError as e:
+        raise ViewerError(str(e)) from None
     console = console or Console(stderr=True)
     out = Path(out) if out else default_out([r.run_dir for r in runs])
     data = out / "data"
@@ -407,7 +411,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ibench.results view",
                                  description="Write a self-contained static site to look into runs (opens "
                                              "from file://; --serve serves it on 127.0.0.1).")
-    ap.add_argument("runs", nargs="+", help="run folders (two or more: the compare and sweep pages)")
+    ap.add_argument("runs", nargs="+", help="run folders, or folders above them such as a sweep's (two or more "
+                                            "runs: the compare and sweep pages)")
     ap.add_argument("--out", help="site folder (default: RUN/viewer, or <common folder>/viewer_report)")
     ap.add_argument("--serve", action="store_true", help="serve the site on 127.0.0.1 and print its URL")
     ap.add_argument("--port", type=int, default=0, help="port for --serve (default: a free one)")
