@@ -526,6 +526,23 @@ class RayCluster:
             time.sleep(0.05)
         if self.spec.launcher.local and self.spec.temp_dir and Path(self.spec.temp_dir).is_dir():
             shutil.rmtree(self.spec.temp_dir, ignore_errors=True)
+        elif self.spec.temp_dir and procs:
+            self._clean_remote_temp([p.node for p in procs])
+
+    def _clean_remote_temp(self, nodes: list[str]) -> None:
+        """Ray's node-local temp folder on each node (a node process killed before it could
+        remove it leaves it there): one short step per node, ``bringup clean``, which removes
+        only a folder ibench made and no live node process uses. Best effort."""
+        argv = [self.spec.python, "-m", "ibench.cluster.bringup", "clean", "--temp-dir", str(self.spec.temp_dir)]
+        for node in dict.fromkeys(nodes):
+            cmd = self.spec.launcher.wrap(node, argv)
+            if cmd and cmd[0] == "srun" and "--overlap" not in cmd:
+                cmd.insert(1, "--overlap")
+            try:
+                subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               timeout=60, cwd=str(Path.cwd()))
+            except (OSError, subprocess.SubprocessError) as exc:
+                log.warning("could not clean %s on %s: %s", self.spec.temp_dir, node, exc)
 
     @classmethod
     def from_job_dir(cls, job_dir: str | Path) -> "RayCluster":
@@ -604,7 +621,7 @@ def node_main(args: argparse.Namespace) -> int:
     if args.num_gpus is not None:
         argv.append(f"--num-gpus={args.num_gpus}")
     if args.temp_dir:
-        Path(args.temp_dir).mkdir(parents=True, exist_ok=True)
+        _make_temp_dir(Path(args.temp_dir))
         argv.append(f"--temp-dir={args.temp_dir}")
     if args.object_store_memory:
         argv.append(f"--object-store-memory={args.object_store_memory}")
@@ -619,8 +636,68 @@ def node_main(args: argparse.Namespace) -> int:
     if not ray_bin:
         print("the `ray` command is not on PATH", file=sys.stderr)
         return 3
-    os.execve(ray_bin, [ray_bin, *argv[1:]], env)
-    return 0  # not reached
+    if not args.temp_dir:
+        os.execve(ray_bin, [ray_bin, *argv[1:]], env)
+    return _run_node(ray_bin, argv, env, Path(args.temp_dir), args.name)
+
+
+def _run_node(ray_bin: str, argv: list[str], env: dict[str, str], temp_dir: Path, name: str) -> int:
+    """``ray start --block`` as a child (signals forwarded; it dies with this process), then
+    remove Ray's temp folder once no other node process on this host uses it: a job leaves
+    nothing in /tmp. Several "nodes" on one host share the folder; each registers its pid in
+    ``.ibench-nodes/``."""
+    users = temp_dir / ".ibench-nodes"
+    users.mkdir(parents=True, exist_ok=True)
+    mine = users / f"{name}.{os.getpid()}"
+    mine.write_text(str(os.getpid()))
+    proc = subprocess.Popen([ray_bin, *argv[1:]], env=env, preexec_fn=_die_with_parent)
+
+    def forward(signum, _frame):
+        if proc.poll() is None:
+            proc.send_signal(signum)
+
+    for s in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2):
+        signal.signal(s, forward)
+    try:
+        while True:
+            try:
+                rc = proc.wait()
+                break
+            except InterruptedError:  # pragma: no cover - PEP 475 retries wait() itself
+                continue
+    finally:
+        mine.unlink(missing_ok=True)
+        _remove_temp_if_unused(temp_dir)
+    return rc
+
+
+TEMP_OWNED = ".ibench-owned"
+
+
+def _make_temp_dir(temp_dir: Path) -> None:
+    """Create Ray's temp folder; one made here is marked (``.ibench-owned``), and only a marked
+    folder is ever removed (a ``--temp-dir /tmp`` is used, never deleted)."""
+    if not temp_dir.exists():
+        temp_dir.mkdir(parents=True, exist_ok=True)
+        (temp_dir / TEMP_OWNED).touch()
+
+
+def _remove_temp_if_unused(temp_dir: Path) -> bool:
+    """rm -r ``temp_dir`` (only one made by :func:`_make_temp_dir`) when no registered node
+    process (``.ibench-nodes/<name>.<pid>``) lives."""
+    if not (temp_dir / TEMP_OWNED).is_file():
+        return False
+    users = temp_dir / ".ibench-nodes"
+    for f in users.glob("*.*") if users.is_dir() else []:
+        try:
+            os.kill(int(f.name.rsplit(".", 1)[1]), 0)
+            return False  # another node on this host still runs in it
+        except (ValueError, ProcessLookupError):
+            f.unlink(missing_ok=True)
+        except PermissionError:
+            return False
+    shutil.rmtree(temp_dir, ignore_errors=True)
+    return True
 
 
 def wait_main(args: argparse.Namespace) -> int:
@@ -649,12 +726,98 @@ def wait_main(args: argparse.Namespace) -> int:
 
 
 # -- run: up, driver (re-run if it dies), down ---------------------------------------------------------
-def run_driver(cluster: RayCluster, command: Sequence[str], retries: int = 1) -> int:
+ENV_STOP_BEFORE_END = "IBENCH_STOP_BEFORE_END_S"
+ENV_SLURM_POLL = "IBENCH_SLURM_POLL_S"  # how often the job's state is read (time left, preemption)
+
+
+def _slurm_duration(text: str) -> float | None:
+    """Slurm's ``[D-]HH:MM:SS`` / ``MM:SS`` / ``MM`` as seconds; None for UNLIMITED and the like."""
+    m = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", text.strip())
+    if not m:
+        return None
+    days, a, b, c = m.groups()
+    parts = [int(x) for x in (a, b, c) if x is not None]
+    if len(parts) == 3:
+        sec = parts[0] * 3600 + parts[1] * 60 + parts[2]
+    elif len(parts) == 2:
+        sec = parts[0] * 60 + parts[1] if days is None else parts[0] * 3600 + parts[1] * 60
+    else:
+        sec = parts[0] * 60 if days is None else parts[0] * 3600
+    return float(sec + int(days or 0) * 86400)
+
+
+class SlurmJob:
+    """The Slurm job this process runs in, as ``scontrol show job`` reports it: its time left
+    (the driver is stopped before the limit, whatever ``--time`` is) and whether it is being
+    preempted (Slurm then ends the job's steps, the Ray nodes, at once and signals nothing to
+    the batch script)."""
+
+    def __init__(self, job_id: str) -> None:
+        self.job_id = job_id
+        self.preempted_seen = False  # run_driver stopped the driver because of a preemption
+
+    def requeue(self) -> bool:
+        """``scontrol requeue`` this job. After a preemption the driver stops in Slurm's grace
+        time; a batch script that then exits on its own would end the job FAILED, not requeued."""
+        try:
+            proc = subprocess.run(["scontrol", "requeue", self.job_id], capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.SubprocessError) as exc:
+            log.error("job %s: scontrol requeue failed: %s", self.job_id, exc)
+            return False
+        if proc.returncode != 0:
+            log.error("job %s: scontrol requeue: %s", self.job_id, (proc.stderr or proc.stdout).strip())
+            return False
+        log.warning("job %s requeued (preempted): it resumes from its results store when it runs again", self.job_id)
+        return True
+
+    @classmethod
+    def current(cls, env: dict[str, str] | None = None) -> "SlurmJob | None":
+        env = os.environ if env is None else env
+        job = env.get("SLURM_JOB_ID")
+        return cls(job) if job and shutil.which("scontrol") else None
+
+    def show(self) -> dict[str, str]:
+        try:
+            out = subprocess.run(["scontrol", "show", "job", "-o", self.job_id], capture_output=True, text=True,
+                                 timeout=20).stdout
+        except (OSError, subprocess.SubprocessError):
+            return {}
+        return dict(re.findall(r"(\w+)=(\S*)", out))
+
+    def seconds_left(self, info: dict[str, str] | None = None) -> tuple[float, float] | None:
+        """(seconds left, the time limit) or None (no limit, or scontrol did not answer)."""
+        info = self.show() if info is None else info
+        limit, ran = _slurm_duration(info.get("TimeLimit", "")), _slurm_duration(info.get("RunTime", ""))
+        if limit is None or ran is None:
+            return None
+        return limit - ran, limit
+
+    def preempted(self, info: dict[str, str] | None = None) -> bool:
+        info = self.show() if info is None else info
+        return info.get("PreemptTime", "None") not in ("None", "", "Unknown") or info.get("JobState") in (
+            "PREEMPTED", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD")
+
+
+def stop_margin(limit_s: float, wanted: float | None = None) -> float:
+    """How long before the time limit the driver is stopped: ``$IBENCH_STOP_BEFORE_END_S``
+    (default 300 s), but never more than a fifth of the limit (a 5-minute job still runs 4)."""
+    if wanted is None:
+        wanted = float(os.environ.get(ENV_STOP_BEFORE_END, "300"))
+    return max(0.0, min(wanted, limit_s / 5))
+
+
+def run_driver(cluster: RayCluster, command: Sequence[str], retries: int = 1, job: "SlurmJob | None" = None) -> int:
     """Run ``command`` with the cluster's environment; re-run it if it fails while every node is
     still up (a driver that dies resumes from its results store). SIGTERM/SIGINT (scancel, the
-    job's time limit) go to the driver, then the cluster is stopped."""
+    job's time limit) go to the driver, then the cluster is stopped.
+
+    In a Slurm job (``job``): the driver gets SIGTERM :func:`stop_margin` before the job's time
+    limit (read from scontrol, again every minute: a changed limit counts), and when a node's
+    Ray process ends while the driver runs and Slurm says the job is being preempted, the
+    driver gets SIGTERM at once: it stores what was judged, finishes W&B and exits 143, before
+    Slurm requeues the job (the requeued job resumes)."""
     env = cluster.driver_env()
-    stop = {"signal": None}
+    stop: dict[str, object] = {"signal": None, "preempted": False}
     current: dict[str, subprocess.Popen | None] = {"proc": None}
 
     def forward(signum, _frame):
@@ -663,17 +826,57 @@ def run_driver(cluster: RayCluster, command: Sequence[str], retries: int = 1) ->
         if p is not None and p.poll() is None:
             p.send_signal(signum)
 
+    deadline: float | None = None
+    margin = 0.0
+    next_check = 0.0
+
+    def watch() -> None:
+        nonlocal deadline, margin, next_check
+        assert job is not None
+        now = time.monotonic()
+        if now < next_check or stop["signal"] is not None:
+            return
+        next_check = now + float(os.environ.get(ENV_SLURM_POLL, "10"))
+        info = job.show()
+        left = job.seconds_left(info) if info else None
+        if left is not None:
+            remaining, limit = left
+            margin = stop_margin(limit)
+            deadline = now + remaining - margin
+        if info and job.preempted(info):
+            log.warning("job %s is being preempted (Slurm ends its Ray nodes; PreemptTime=%s): stopping the driver; "
+                        "the job is requeued and resumes from its results store", job.job_id,
+                        info.get("PreemptTime", "?"))
+            stop["preempted"] = job.preempted_seen = True
+            forward(signal.SIGTERM, None)
+        elif deadline is not None and now >= deadline:
+            log.warning("job %s reaches its time limit in %.0f s: stopping the driver (SIGTERM; $%s sets how long "
+                        "before the limit)", job.job_id, max(0.0, deadline + margin - now), ENV_STOP_BEFORE_END)
+            forward(signal.SIGTERM, None)
+
     old = {s: signal.signal(s, forward) for s in (signal.SIGTERM, signal.SIGINT, signal.SIGUSR1)}
     rc = 1
     try:
         for attempt in range(retries + 1):
             log.info("driver attempt %d/%d: %s", attempt + 1, retries + 1, shlex.join(command))
             current["proc"] = subprocess.Popen(list(command), env=env)
-            rc = current["proc"].wait()
+            while True:
+                try:
+                    rc = current["proc"].wait(timeout=1.0)
+                    break
+                except subprocess.TimeoutExpired:
+                    if job is not None:
+                        watch()
+            if rc < 0:  # killed by a signal (e.g. before its handler was installed): 128 + N, as a shell says
+                rc = 128 - rc
             if rc == 0 or stop["signal"] is not None:
                 break
             if len(cluster.alive_nodes()) < 1 or not cluster.procs[cluster.spec.nodes[0]].alive():
-                log.error("driver exited %d and the head is gone; not retrying", rc)
+                if job is not None and job.preempted():
+                    stop["preempted"] = job.preempted_seen = True
+                    log.warning("job %s is being preempted; the driver exited %d; the job is requeued", job.job_id, rc)
+                else:
+                    log.error("driver exited %d and the head is gone; not retrying", rc)
                 break
             log.warning("driver exited %d; re-running it (it resumes from its results store)", rc)
     finally:
@@ -750,6 +953,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_node.add_argument("--timeout", type=float, default=600.0)
     p_node.add_argument("--same-host", action="store_true", help="advertise the head's address (one-host tests)")
     p_node.add_argument("--ray-args")
+    p_clean = sub.add_parser("clean", help="(on a node) remove Ray's temp folder if ibench made it and it is unused")
+    p_clean.add_argument("--temp-dir", required=True)
     p_wait = sub.add_parser("wait", help="wait until N nodes are alive")
     p_wait.add_argument("--address", required=True)
     p_wait.add_argument("--nodes", type=int, required=True)
@@ -763,6 +968,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return node_main(args)
     if args.cmd == "wait":
         return wait_main(args)
+    if args.cmd == "clean":
+        _remove_temp_if_unused(Path(args.temp_dir))
+        return 0
     if args.cmd == "down":
         RayCluster.from_job_dir(args.job_dir).down(grace_s=args.grace)
         return 0
@@ -779,10 +987,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error("run: give the driver command after --")
     cluster.up()
     log.info("cluster up at %s: %s", cluster.address, ", ".join(cluster.alive_nodes()))
+    job = SlurmJob.current()
     try:
-        return run_driver(cluster, command, retries=args.driver_retries)
+        return run_driver(cluster, command, retries=args.driver_retries, job=job)
     finally:
         cluster.down()
+        if job is not None and job.preempted_seen:
+            job.requeue()
 
 
 if __name__ == "__main__":

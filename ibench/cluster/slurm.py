@@ -117,10 +117,7 @@ class SlurmCluster(Cluster):
             raise NotTheDriver(f"Slurm task rank {rank}: rank 0 drives this job's Ray cluster")
         job = os.environ.get("SLURM_JOB_ID", f"local-{os.getpid()}")
         nodes = node_list()
-        here = socket.gethostname()
-        short = here.split(".")[0]
-        if here not in nodes and short in nodes:
-            here = short
+        here = this_node(nodes)
         if here in nodes:  # this host is the head
             nodes = [here, *[n for n in nodes if n != here]]
         else:
@@ -194,6 +191,21 @@ class SlurmCluster(Cluster):
         if self._own_cluster is not None:
             self._own_cluster.down(grace_s=self.stop_grace_s)
             self._own_cluster = None
+
+
+def this_node(nodes: list[str], env: dict[str, str] | None = None) -> str:
+    """This node's name in the allocation's node list: ``$SLURMD_NODENAME`` (Slurm's name for
+    the node; several node names can share one host, and a host name need not be the node
+    name), else the host name or its short form."""
+    env = os.environ if env is None else env
+    name = env.get("SLURMD_NODENAME", "")
+    if name and name in nodes:
+        return name
+    here = socket.gethostname()
+    short = here.split(".")[0]
+    if here not in nodes and short in nodes:
+        return short
+    return here
 
 
 def alive_nodes() -> list[dict]:

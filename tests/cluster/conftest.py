@@ -20,6 +20,26 @@ import pytest
 from cluster_fixtures import OBJECT_STORE, REPO, LocalTwoNodes, node_env
 
 
+def slurm_free_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """``env`` without the ``SLURM_*`` variables of an allocation this suite may run inside
+    (``SLURM_CONF``, which names the cluster, stays): the tests that mean a cluster on this
+    machine must not pick up the allocation's node list, CPUs or job id."""
+    env = dict(os.environ if env is None else env)
+    return {k: v for k, v in env.items() if not k.startswith("SLURM_") or k == "SLURM_CONF"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_slurm_allocation_env():
+    """Run inside `salloc`/`srun`/`sbatch`, the suite still means this machine: drop SLURM_*
+    for the whole session (the real-cluster tests pass their own job's variables explicitly)."""
+    mp = pytest.MonkeyPatch()
+    for key in list(os.environ):
+        if key.startswith("SLURM_") and key != "SLURM_CONF":
+            mp.delenv(key)
+    yield
+    mp.undo()
+
+
 @pytest.fixture(scope="module")
 def two_nodes(tmp_path_factory):
     """Head ``head`` (1 CPU) and worker ``gpu1`` (1 CPU, 1 declared GPU), via slurm/ray_cluster.sh."""
