@@ -33,8 +33,23 @@ class RunInterrupted(KeyboardInterrupt):
                 f"{self.run_dir}; run the same command again to resume (nothing judged is redone)")
 
 
+_last_signal: int | None = None
+
+
 def _on_term(signum: int, _frame: Any) -> None:
+    global _last_signal
+    _last_signal = signum
     raise Terminated(signum)
+
+
+def signum_of(exc: BaseException) -> int:
+    """The signal behind an interrupt. Ray's blocking calls (``ray.wait``/``ray.get``) catch
+    the :class:`Terminated` our handler raises inside them and raise a plain KeyboardInterrupt
+    instead, so the signal the handler last saw counts when the exception has none."""
+    signum = getattr(exc, "signum", None)
+    if signum:
+        return int(signum)
+    return int(_last_signal or signal.SIGINT)
 
 
 _term_handler_active = False
@@ -44,7 +59,8 @@ _term_handler_active = False
 def interrupt_signals() -> Iterator[None]:
     """SIGTERM raises :class:`Terminated` in the main thread while the run goes (unless someone
     else, e.g. submitit, already handles it); SIGINT raises KeyboardInterrupt as usual."""
-    global _term_handler_active
+    global _term_handler_active, _last_signal
+    _last_signal = None
     installed = False
     prev: Any = None
     if threading.current_thread() is threading.main_thread():
