@@ -3,6 +3,7 @@
     python -m ibench.tasks check tasks/                 # every task: OK or its problems
     python -m ibench.tasks new my-task --kind batch     # a commented template that passes check
     python -m ibench.tasks validate tasks/ --cases 5    # compile, regenerate, judge known solutions
+    python -m ibench.tasks probe tasks/ --jobs 2        # mutation probes (ibench/tasks/probe/)
     python -m ibench.tasks import-interactbench ...     # importers (ibench/tasks/importers/)
 """
 
@@ -45,6 +46,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_arguments(p)
 
+    p = sub.add_parser("probe", help="mutation probes: how strict each task's interactor and cases are")
+    from .probe.cli import add_arguments as add_probe_arguments
+
+    add_probe_arguments(p)
+
     for name, (_, help_text) in IMPORTERS.items():
         p = sub.add_parser(name, help=help_text, add_help=False)
         p.add_argument("args", nargs=argparse.REMAINDER)
@@ -65,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         from .validate import run_from_args
 
         return run_from_args(args)
+    if args.command == "probe":
+        from .probe.cli import run_from_args as run_probe
+
+        return run_probe(args)
     raise AssertionError(args.command)
 
 

@@ -100,6 +100,14 @@ def check_meta(root: Path, c: Collector) -> Meta:
         if key in raw and not isinstance(raw[key], types):
             names = " or ".join(json_type(t) for t in types)
             c.error(path, key, f"{raw[key]!r} is a JSON {json_type(type(raw[key]))}; expected a {names}")
+    if "probe" in raw:
+        # The protocol facts Category B mutants are built from (ibench/tasks/probe/facts.py).
+        from ..probe.facts import FactError, parse_facts
+
+        try:
+            parse_facts(raw["probe"])
+        except FactError as e:
+            c.error(path, e.field, e.message)
     date = raw.get("date")
     if isinstance(date, str):
         if _valid_date(date):
