@@ -10,7 +10,9 @@ the bytes equal what the compiled generator prints for the recipe in generator/c
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,9 +80,28 @@ class ScaffoldResult:
     files: list[Path]
 
 
-def create_task(name: str, directory: str | Path = "tasks", kind: str = "interactive",
+USER_TASKS_ENV = "IBENCH_USER_TASKS"  # where `tasks new` writes without --dir
+DEFAULT_USER_TASKS = "my-tasks"  # ... when that is unset: a folder of the user's, not the bundled tasks/
+
+
+def user_tasks_dir() -> Path:
+    """The folder a new task goes to by default: ``$IBENCH_USER_TASKS``, else ``./my-tasks``. Never
+    the bundled ``tasks/``: a template task there would join every default run (and the README's
+    task table); evaluate a folder of your own with ``bench.tasks_dir=my-tasks``."""
+    return Path(os.environ.get(USER_TASKS_ENV) or DEFAULT_USER_TASKS)
+
+
+def _dir_given_on_command_line() -> bool:
+    return any(a == "--dir" or a.startswith("--dir=") for a in sys.argv[1:])
+
+
+def create_task(name: str, directory: str | Path | None = None, kind: str = "interactive",
                 mode: str = "non_adaptive") -> ScaffoldResult:
-    """Write a new task folder ``directory/name``; refuses to touch an existing one."""
+    """Write a new task folder ``directory/name`` (default: :func:`user_tasks_dir`); refuses to
+    touch an existing one. ``python -m ibench.tasks new NAME`` without ``--dir`` (whose parser
+    passes ``tasks``) writes to the user's folder too; ``--dir tasks`` adds to the bundled set."""
+    if directory is None or (Path(directory) == Path("tasks") and not _dir_given_on_command_line()):
+        directory = user_tasks_dir()
     if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"task name {name!r} is not usable as a folder name; expected letters, digits, '_', '.', '-'")
     task_kind = TaskKind(kind)

@@ -270,3 +270,19 @@ def test_compare_labels_by_what_differs_and_fits_80_columns(tmp_path):
     show(tmp_path, Console(file=buf, width=200))  # a folder of runs: one line per run, by identity
     assert "2 run(s) under" in buf.getvalue() and "reference [sampling.n=8]" in buf.getvalue()
     assert main(["show", str(tmp_path / "nothing-here")]) == 2
+
+
+# -- 9. a new task goes to a folder of the user's ----------------------------------------------------------
+def test_tasks_new_defaults_to_the_users_folder(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("IBENCH_USER_TASKS", None)
+    run = lambda *a, **kw: subprocess.run([sys.executable, "-m", "ibench.tasks", *a], cwd=tmp_path, text=True,
+                                          capture_output=True, env={**env, **kw})
+    proc = run("new", "demo-task")
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "my-tasks" / "demo-task" / "meta.json").is_file() and "created my-tasks/demo-task/" in proc.stdout
+    proc = run("new", "other", IBENCH_USER_TASKS=str(tmp_path / "mine"))
+    assert proc.returncode == 0 and (tmp_path / "mine" / "other" / "meta.json").is_file()
+    proc = run("new", "asked", "--dir", "tasks")  # asked for by name: the folder given
+    assert proc.returncode == 0 and (tmp_path / "tasks" / "asked" / "meta.json").is_file()
+    assert not (REPO / "tasks" / "demo-task").exists()
