@@ -219,7 +219,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             run_identity(cfg, backend.name, sampling, overrides), indent=1, default=str) + "\n")
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
-                      f"wandb={sink.mode if sink.active else 'off'}")
+                      f"wandb={sink.mode if sink.active else 'off'}", soft_wrap=True)
         note = banner_note(backend, tasks, sampling)
         if note:
             console.print(f"[bold]{escape(backend.name)}[/bold]: {escape(note)}")
@@ -266,7 +266,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             from ibench.results.viewer import write_for_launch
 
             write_for_launch(run_dir, console, sink.run if sink.active else None)
-        console.print(f"results: {escape(str(run_dir))}")
+        console.print(f"results: {escape(str(run_dir))}", soft_wrap=True)  # a path is never broken mid-word
         exit_code = 0
         return summary
     except KeyboardInterrupt as exc:
