@@ -352,7 +352,7 @@ def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | No
     d.mkdir(parents=True, exist_ok=True)
     hc = OmegaConf.to_container(HydraConfig.get(), resolve=False)
     if cfg.resume and (d / "hydra.yaml").is_file():
-        from ibench.preflight import folder_settings
+        from ibench.preflight import IDENTITY_GROUPS, folder_settings
 
         _, choices = folder_settings(run_dir)
         hc["runtime"]["choices"].update(choices)  # type: ignore[index]
@@ -556,6 +556,28 @@ def shared_ray(configs: list[Any]) -> Any:
     return cluster
 
 
+def with_folder_choices(argv: list[str]) -> list[str]:
+    """``resume=PATH``: the folder's config-group choices (``model=vllm-server``, ...) go first,
+    for the groups the command does not choose itself, so that Hydra composes the folder's model
+    (and its keys, e.g. ``model.base_url``, can be given) before the folder's values are adopted."""
+    resume = [a for a in argv if a.startswith("resume=")]
+    if not resume:
+        return argv
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    from ibench.preflight import IDENTITY_GROUPS, folder_settings
+
+    try:
+        path = OverridesParser.create().parse_override(resume[-1]).value()
+        if not path or not Path(str(path)).is_dir():
+            return argv
+        _, choices = folder_settings(Path(str(path)))
+    except Exception:  # noqa: BLE001 - the checks report a bad path or folder
+        return argv
+    given = {a.partition("=")[0].lstrip("+~") for a in argv if "=" in a}
+    return [f"{g}={c}" for g, c in choices.items() if g in IDENTITY_GROUPS and g not in given] + argv
+
+
 def _quote_resume(arg: str) -> str:
     """``resume=PATH`` as typed: a run folder's name holds ``=`` and ``,``, which Hydra's parser
     reads as syntax, so an unquoted path is quoted here."""
@@ -581,6 +603,9 @@ def cli(argv: list[str] | None = None) -> None:
     if any(getattr(args, name, None) for name in _HYDRA_ONLY):
         main()
         return
+    if not args.multirun:
+        argv = with_folder_choices(argv)
+        sys.argv[1:] = argv
     jobs, configs, problems = check_command(argv)
     if problems:
         print("error: invalid settings:\n  " + "\n  ".join(problems), file=sys.stderr)

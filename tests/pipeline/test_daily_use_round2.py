@@ -286,3 +286,35 @@ def test_tasks_new_defaults_to_the_users_folder(tmp_path):
     proc = run("new", "asked", "--dir", "tasks")  # asked for by name: the folder given
     assert proc.returncode == 0 and (tmp_path / "tasks" / "asked" / "meta.json").is_file()
     assert not (REPO / "tasks" / "demo-task").exists()
+
+
+def test_resume_of_a_folder_made_with_another_model_takes_its_model(tmp_path):
+    """The issue's case: a folder made by `model=vllm-server model.model=fake-slow sampling.n=7`;
+    a bare resume=PATH must not run the default reference model into it."""
+    from hydra import compose, initialize_config_dir
+    from omegaconf import OmegaConf
+
+    from ibench.config import CONF_DIR
+
+    run_dir = tmp_path / "runs" / "vllm-server" / "interactbench" / "model.model=fake-slow,sampling.n=7"
+    (run_dir / ".hydra").mkdir(parents=True)
+    made = ["model=vllm-server", "model.model=fake-slow", "sampling.n=7"]
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose("config", overrides=made, return_hydra_config=True)
+    hydra_part = OmegaConf.to_container(cfg.hydra, resolve=False)
+    job = {k: v for k, v in OmegaConf.to_container(cfg, resolve=False).items() if k != "hydra"}
+    OmegaConf.save(OmegaConf.create(job), run_dir / ".hydra" / "config.yaml")
+    OmegaConf.save(OmegaConf.create({"hydra": hydra_part}), run_dir / ".hydra" / "hydra.yaml")
+    OmegaConf.save(OmegaConf.create(made), run_dir / ".hydra" / "overrides.yaml")
+
+    proc = cli(f"resume={run_dir}", "print_config=true", "model.base_url=http://127.0.0.1:9/v1")
+    assert proc.returncode == 0, proc.stderr
+    import yaml
+
+    shown = yaml.safe_load(proc.stdout)
+    assert shown["model"]["model"] == "fake-slow" and shown["model"]["_target_"].endswith("OpenAIBackend")
+    assert shown["sampling"]["n"] == 7 and shown["model"]["base_url"] == "http://127.0.0.1:9/v1"
+    proc = cli(f"resume={run_dir}", "model=reference")
+    assert proc.returncode == 2 and "model=reference: the folder's run has model=vllm-server" in proc.stderr
+    proc = cli(f"resume={run_dir}", "model.model=other")
+    assert proc.returncode == 2 and "model.model=other: the folder's run has model.model='fake-slow'" in proc.stderr
