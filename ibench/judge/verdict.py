@@ -160,7 +160,7 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int,
     return None
 
 
-def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None:
+def _stalled(r: "RunReport", wall_ms: float, grace_ms: float, cpu_limit_ms: float) -> Decision | None:
     """The solver did not finish and the judge ended it: working (TLE) or blocked (IDLE).
 
     Decided by the solver's scheduler state when it was ended (running or waiting for a CPU
@@ -180,6 +180,12 @@ def _stalled(r: "RunReport", wall_ms: float, grace_ms: float) -> Decision | None
     running = r.solver_runnable_at_kill
     if running is None:
         running = window > 0 and used / window >= SPIN_RATIO
+    if running and r.solver_runnable_at_kill and (used < grace_ms if p.killed == "grace" else r.solver_cpu_ms <= cpu_limit_ms):
+        # Runnable, within its CPU, and still ended: the node gave it too little CPU for the
+        # judge's patience (the supervisor waits several times the cap for it). No verdict of
+        # the program's can be read from that; the judge failed to measure it.
+        return Decision(Verdict.SE, f"solver starved {what}: runnable but given only {used:.0f} ms of CPU; "
+                                    "the node is overloaded, judge again")
     if running:
         return Decision(Verdict.TLE, f"solver still running {what} ({used:.0f} ms CPU in {window:.0f} ms)")
     return Decision(Verdict.IDLE, f"solver blocked {what} ({used:.0f} ms CPU in {window:.0f} ms): idle or deadlock")
@@ -228,7 +234,7 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
     crash = _crash(r.solver)
     if crash and not decisive_rejection:
         return Decision(Verdict.RE, crash + (f" (interactor: {msg})" if msg else ""))
-    stall = _stalled(r, wall_ms, grace_ms)
+    stall = _stalled(r, wall_ms, grace_ms, cpu_limit_ms)
     if stall and not decisive_rejection:
         if stall.verdict is Verdict.IDLE and r.interactor_runnable_at_kill:
             if r.solver_blocked_writing or (r.solver_output_pending or 0) >= FLOOD_BYTES:
@@ -263,7 +269,7 @@ def decide_batch_run(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall_m
     crash = _crash(r.solver)
     if crash:
         return Decision(Verdict.RE, crash)
-    return _stalled(r, wall_ms, 0)
+    return _stalled(r, wall_ms, 0, cpu_limit_ms)
 
 
 def decide_checker(exit_code: int | None, message: str, timed_out: bool = False) -> Decision:

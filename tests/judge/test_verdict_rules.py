@@ -99,10 +99,14 @@ def test_wall_cap_idle_vs_tle_by_scheduler_state():
     idle = report(ProcReport(signal=9, killed="wall", cpu_us=600_000), ProcReport(signal=9, killed="wall"),
                   wall_timeout=True, solver_runnable_at_kill=False, interactor_runnable_at_kill=False)
     assert decide(idle) is Verdict.IDLE
-    # Runnable at the cap: TLE, however little CPU a loaded machine gave it.
+    # Runnable at the cap but within its CPU limit: the node starved it (the supervisor waits
+    # four times the hard cap for such a solver before it gives up): a judge error, never TLE.
     starved = report(ProcReport(signal=9, killed="wall", cpu_us=100_000), ProcReport(signal=9, killed="wall"),
                      wall_timeout=True, solver_runnable_at_kill=True)
-    assert decide(starved) is Verdict.TLE
+    assert decide(starved) is Verdict.SE
+    # Ended by the supervisor's exact CPU check: TLE.
+    over = report(ProcReport(signal=9, killed="cpu", cpu_us=1_000_400), ProcReport(signal=9, killed="wall"))
+    assert decide(over) is Verdict.TLE
     # Without the state, the CPU share decides.
     spin = report(ProcReport(signal=9, killed="wall", cpu_us=900_000), ProcReport(signal=9, killed="wall"),
                   wall_timeout=True, cg_cpu_us=900_000)
@@ -111,17 +115,39 @@ def test_wall_cap_idle_vs_tle_by_scheduler_state():
 
 def test_interactor_busy_while_solver_waits_is_judge_error():
     r = report(ProcReport(signal=9, killed="wall", cpu_us=1000), ProcReport(signal=9, killed="wall"),
-               wall_timeout=True, solver_runnable_at_kill=False, interactor_runnable_at_kill=True)
+               wall_timeout=True, solver_runnable_at_kill=False, interactor_runnable_at_kill=True,
+               solver_output_pending=12, solver_blocked_writing=False)
     assert decide(r) is Verdict.SE
+
+
+def test_interactor_busy_with_the_solvers_flood_is_the_solvers_idle():
+    for kw in ({"solver_blocked_writing": True, "solver_output_pending": 0},
+               {"solver_blocked_writing": False, "solver_output_pending": 65536}):
+        r = report(ProcReport(signal=9, killed="wall", cpu_us=1000), ProcReport(signal=9, killed="wall"),
+                   wall_timeout=True, solver_runnable_at_kill=False, interactor_runnable_at_kill=True, **kw)
+        assert decide(r) is Verdict.IDLE, kw
+
+
+def test_a_cpu_timer_signal_below_the_limit_is_the_programs_crash():
+    # The kernel's timers are backstops well past the limit; below it the program signalled itself.
+    r = report(ProcReport(signal=27, cpu_us=300_000), ProcReport(exit_code=2), first_exit="solver")
+    assert decide(r, "wrong output format Unexpected end of file") is Verdict.RE
+    over = report(ProcReport(signal=27, cpu_us=1_500_000), ProcReport(exit_code=2), first_exit="solver")
+    assert decide(over, "wrong output format Unexpected end of file") is Verdict.TLE
 
 
 def test_grace_after_accept_blocked_or_spinning():
     blocked = report(ProcReport(signal=9, killed="grace", cpu_us=5000), ProcReport(exit_code=0),
                      solver_cpu_at_interactor_exit_us=4000, solver_runnable_at_kill=False)
     assert decide(blocked, "ok") is Verdict.IDLE
-    spinning = report(ProcReport(signal=9, killed="grace", cpu_us=80_000), ProcReport(exit_code=0),
+    # The grace is the solver's own CPU time: TLE once it has used all of it after the acceptance
+    spinning = report(ProcReport(signal=9, killed="grace", cpu_us=1_020_000), ProcReport(exit_code=0),
                       solver_cpu_at_interactor_exit_us=10_000, solver_runnable_at_kill=True)
     assert decide(spinning, "ok") is Verdict.TLE
+    # runnable but given almost no CPU since (a loaded node, past the supervisor's patience): SE
+    starved = report(ProcReport(signal=9, killed="grace", cpu_us=15_000), ProcReport(exit_code=0),
+                     solver_cpu_at_interactor_exit_us=10_000, solver_runnable_at_kill=True)
+    assert decide(starved, "ok") is Verdict.SE
 
 
 def test_solver_stops_early_is_pe():

@@ -164,7 +164,7 @@ class CppExecutor:
         pch = self.pch_dir()
         # The sandbox is part of the key: a binary built where the compiler could read more (no
         # box) is never reused by a judge that has one.
-        key = content_key("untrusted-box-v2", self.sandbox.label, self.identity,
+        key = content_key("untrusted-box-v2", self.sandbox.compile_identity, self.identity,
                           " ".join(self.flags + self.link_flags), source,
                           *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs), str(pch is not None))
         binary, meta = self.cache.lookup(key)

@@ -192,7 +192,7 @@ class GoExecutor:
         if extra_sources:
             return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
                                                                       "it takes C++ solutions only", self.version))
-        key = content_key("go-box-v2", self.sandbox.label, self.identity, self.importcfg.read_text(), source)
+        key = content_key("go-box-v2", self.sandbox.compile_identity, self.identity, self.importcfg.read_text(), source)
         binary, meta = self.cache.lookup(key)
         if meta is not None:
             return self._program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", ""), self.version))

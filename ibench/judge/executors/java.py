@@ -240,7 +240,7 @@ class JavaExecutor:
         if extra_sources:
             return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
                                                                       "it takes C++ solutions only", self.version))
-        key = content_key("java-box-v2", self.sandbox.label, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
+        key = content_key("java-box-v2", self.sandbox.compile_identity, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
                           HELPER, source)
         jar, meta = self.cache.lookup(key)
         if meta is not None:

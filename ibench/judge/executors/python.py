@@ -117,7 +117,7 @@ class PythonExecutor:
             return self._program(None, CompileInfo(False, 0.0, False,
                                                    "this task links the solution with a C++ grader: "
                                                    "it takes C++ solutions only"))
-        key = content_key("python", self.identity, source)
+        key = content_key("python", self.sandbox.compile_identity, self.identity, source)
         checked, meta = self.cache.lookup(key)
         if meta is not None:
             script = self._stage(key, source) if checked is not None else None

@@ -224,6 +224,12 @@ class Sandbox:
         return self.isolation.label
 
     @property
+    def compile_identity(self) -> str:
+        """What a compile in this sandbox depends on besides its inputs: the mode and the
+        supervisor's own build (a compile refused by one box, a CE, is not reused by another)."""
+        return f"{self.isolation.label}+{self.supervisor.name}"
+
+    @property
     def warnings(self) -> list[str]:
         return list(self.isolation.warnings)
 

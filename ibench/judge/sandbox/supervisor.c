@@ -223,9 +223,11 @@ static const int DENIED[] = {
     __NR_sched_setaffinity, __NR_userfaultfd, __NR_name_to_handle_at, __NR_open_by_handle_at,
     __NR_kexec_load, __NR_init_module, __NR_finit_module, __NR_delete_module, __NR_acct,
     __NR_swapon, __NR_swapoff, __NR_reboot, __NR_quotactl,
-    /* memory that no limit of a box without a cgroup would count: anonymous memory files and
-     * socket buffers (a socket held in flight could also carry state from case to case) */
-    __NR_memfd_create, __NR_socketpair,
+    /* memory that no limit of a box without a cgroup would count: anonymous memory files, and
+     * descriptors held in flight in a socket (each pinning its buffers, where no descriptor
+     * limit counts them, and able to carry state from case to case). A socket's own buffers
+     * are bounded by the descriptor limit; the JVM needs a socketpair to start. */
+    __NR_memfd_create, __NR_sendmsg, __NR_sendmmsg,
 #ifdef __NR_memfd_secret
     __NR_memfd_secret,
 #endif
@@ -266,9 +268,11 @@ static int install_seccomp(void) {
     EMIT(BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, NS_CLONE_FLAGS, 0, 1));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    /* socket(): none at all (EACCES, as a host without the family would answer). A solver talks
-     * to its judge over its pipes; a socket's buffers are memory no box limit counts. */
-    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 1));
+    /* socket(domain, ...): only AF_UNIX */
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 0, 4));
+    EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+    EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+    EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
     EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES));
     /* fcntl(fd, F_SETPIPE_SZ, ...): a pipe grown to 1 MB is kernel memory outside every limit */
     EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 3));
@@ -1193,19 +1197,45 @@ static void add_cpu(pid_t pid, void *arg) { *(long long *)arg += proc_cpu_us(pid
  * for are reparented to the box's init, whose own setup time is left out) or of its tree. */
 static long long solver_tree_cpu_us(struct proc *s);
 
+/* Is any thread of the process running or waiting for a CPU (or for the disk)? The leader alone
+ * would not do: the JVM's leader waits for its Java main thread, which does the work. */
+static int proc_runnable(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d) {
+        char st = proc_state(pid);
+        return st == 'R' || st == 'D';
+    }
+    int any = 0;
+    struct dirent *e;
+    while (!any && (e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char sp[320], buf[512];
+        snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", pid, e->d_name);
+        int fd = open(sp, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+        if (fd >= 0) close(fd);
+        if (n <= 0) continue;
+        buf[n] = 0;
+        char *q = strrchr(buf, ')');
+        if (q && q[1] == ' ' && (q[2] == 'R' || q[2] == 'D')) any = 1;
+    }
+    closedir(d);
+    return any;
+}
+
 static int group_runnable(pid_t main_pid, const char *cgdir) {
     char buf[65536];
     if (cgdir && read_file(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
-            char st = pid > 0 ? proc_state((pid_t)pid) : 0;
-            if (st == 'R' || st == 'D') return 1;
+            if (pid > 0 && proc_runnable((pid_t)pid)) return 1;
             while (*p == '\n') p++;
         }
         return 0;
     }
-    char st = proc_state(main_pid);
-    return st == 'R' || st == 'D';  /* D: waiting for a page or the disk, not for its judge */
+    return proc_runnable(main_pid);  /* D counts: waiting for a page or the disk, not for its judge */
 }
 
 /* The solver's own pid on the host: in a box, the first child of the box's init. */
@@ -1246,8 +1276,7 @@ static void arm_at(int fd, long at_us) {
 }
 
 static void note_runnable(pid_t pid, void *arg) {
-    char st = proc_state(pid);
-    if (st == 'R' || st == 'D') *(int *)arg = 1;
+    if (proc_runnable(pid)) *(int *)arg = 1;
 }
 
 /* Is any process of the solver running or waiting for a CPU? The cgroup's members where there
@@ -1659,6 +1688,7 @@ static int run_case(int argc, char **argv) {
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     int sol_output_pending = -1, sol_blocked_writing = -1;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
+    long starve_deadline = start + 4 * (hard_deadline - start);
 
     /* In a box the solver has ended when its init's record arrives; a one-case box's init is
      * still waited for (it may have an export to finish), a sample's box is kept. */
@@ -1771,9 +1801,9 @@ static int run_case(int argc, char **argv) {
                     int runnable = tree_runnable(&sol, cg);
                     long long used = solver_tree_cpu_us(&sol) - (sol_cpu_at_inter_exit > 0 ? sol_cpu_at_inter_exit : 0);
                     long long want = opt.grace_ms * 1000LL;
-                    if ((runnable || relay_pid > 0) && used < want && now_us() < hard_deadline) {
+                    if ((runnable || relay_pid > 0) && used < want && now_us() < starve_deadline) {
                         long g = now_us() + (long)(want - used);
-                        if (g > hard_deadline) g = hard_deadline;
+                        if (g > starve_deadline) g = starve_deadline;
                         arm_at(tfd, g);
                         continue;
                     }
@@ -1785,22 +1815,20 @@ static int run_case(int argc, char **argv) {
                 its.it_value.tv_sec = deadline / 1000000;
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
-            } else if (now_us() < hard_deadline &&
-                       ((!sol.done && tree_runnable(&sol, cg) && solver_tree_cpu_us(&sol) <= opt.cpu_ms * 1000) ||
-                        (itr.pid && !itr.done && proc_state(itr.pid) == 'R'))) {
+            } else if ((now_us() < starve_deadline && !sol.done && tree_runnable(&sol, cg) &&
+                        solver_tree_cpu_us(&sol) <= opt.cpu_ms * 1000) ||
+                       (now_us() < hard_deadline && itr.pid && !itr.done && proc_runnable(itr.pid))) {
                 /* Someone is still computing within its CPU budget (for the solver: its whole
                  * process tree, which a per-process CPU timer cannot see), nobody is stuck. Under
                  * load a working solver (or an interactor checking a final answer) must not be
-                 * cut short by wall time alone; the cap is for runs where both sides wait. */
-                long next = now_us() + 250000;
-                if (next > hard_deadline) next = hard_deadline;
-                its.it_value.tv_sec = next / 1000000;
-                its.it_value.tv_nsec = (next % 1000000) * 1000;
-                timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
+                 * cut short by wall time alone; the cap is for runs where both sides wait. A
+                 * runnable solver within its CPU limit is given up to four times the interactor's
+                 * hard cap: its CPU check, not the clock, ends it. */
+                arm_at(tfd, now_us() + 250000);
             } else {
                 wall_timeout = 1;
                 if (!sol.done) sol_runnable_at_kill = tree_runnable(&sol, cg);
-                if (itr.pid && !itr.done) inter_runnable_at_kill = proc_state(itr.pid) == 'R';
+                if (itr.pid && !itr.done) inter_runnable_at_kill = proc_runnable(itr.pid);
                 if (!sol.done && pending_fd >= 0) {
                     /* Is the interactor still busy because of the solver's own output? */
                     int n = 0;
