@@ -393,6 +393,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a deterministic sample of N cases per task (CI); default: every case")
     parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
     parser.add_argument("--ray", action="store_true", help="run jobs as Ray tasks (falls back to processes)")
+    parser.add_argument("--probe", action="store_true",
+                        help="also run the mutation probe (python -m ibench.tasks probe): Category B must be met "
+                             "and every Category A survivor recorded as equivalent")
 
 
 def run_from_args(args: argparse.Namespace) -> int:
@@ -420,4 +423,21 @@ def run_from_args(args: argparse.Namespace) -> int:
         console.print(f"validate: {e}", markup=False)
         return 2
     print_summary(console, results)
-    return 0 if all(r.ok for r in results) else 1
+    ok = all(r.ok for r in results)
+    if getattr(args, "probe", False):
+        ok = _probe(console, tasks, args.jobs) and ok
+    return 0 if ok else 1
+
+
+def _probe(console, tasks: Sequence[Task], jobs: int) -> bool:
+    """``validate --probe``: the mutation probe over the same tasks, every case of each pool."""
+    import time
+
+    from .probe.cli import print_summary as print_probe_summary
+    from .probe.cli import print_task as print_probe_task
+    from .probe.run import probe_tasks
+
+    started = time.monotonic()
+    probes = probe_tasks(tasks, jobs=jobs, on_task=lambda p: print_probe_task(console, p))
+    print_probe_summary(console, probes, time.monotonic() - started)
+    return all(p.ok for p in probes)

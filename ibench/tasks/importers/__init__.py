@@ -213,3 +213,28 @@ def peak_rss_mb() -> float:
     """Peak resident memory of this process so far, in MiB (``getrusage``)."""
     ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return ru / (1024 * 1024) if sys.platform == "darwin" else ru / 1024
+
+
+def probe_imported(out: "Path", log: ImportLog, jobs: int = 1) -> None:
+    """``--probe`` on import: Category B mutants of every imported task that ships an accepted C++
+    solution; each task's card gets ``probe.category_b`` = pass | fail, and the log counts them."""
+    import json
+    from pathlib import Path
+
+    from ..load import load_tasks
+    from ..probe.run import dump_card, probe_tasks
+
+    tasks = load_tasks(Path(out))
+    for probe, task in zip(probe_tasks(tasks, jobs=jobs, categories="B"), tasks):
+        if probe.b_compliant is None:
+            log.count("probe: not probed (no accepted C++ solution or no stdio protocol)")
+            continue
+        status = "pass" if probe.b_compliant else "fail"
+        log.count(f"probe: Category B {status}")
+        if status == "fail":
+            bad = [r.kind + " got " + r.label for r in probe.records if r.category == "B" and r.status != "compliant"]
+            log.warn(task.problem_id, "interactor fails Category B: " + ", ".join(sorted(set(bad))))
+        path = task.root / "meta.json"
+        meta = json.loads(path.read_text(encoding="utf-8"))
+        meta.setdefault("probe", {})["category_b"] = status
+        path.write_text(dump_card(meta), encoding="utf-8")

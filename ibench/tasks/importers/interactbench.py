@@ -593,6 +593,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", type=Path, required=True, help="folder holding the test_cases *.tar.zst archives")
     p.add_argument("--out", type=Path, required=True, help="output folder (one sub-folder per task)")
     p.add_argument("--only", nargs="+", metavar="ID", help="import only these problem ids")
+    p.add_argument("--probe", action="store_true",
+                   help="run the Category B mutation probe on the imported tasks and mark each card pass/fail")
+    p.add_argument("--jobs", type=int, default=1, help="parallel judging processes for --probe (default 1)")
     return p
 
 
@@ -607,5 +610,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     log = import_interactbench(args.problems, args.out, cases=args.cases, ioi=args.ioi,
                                only=set(args.only) if args.only else None)
+    if args.probe and log.counts.get("imported", 0):
+        from . import probe_imported
+
+        probe_imported(args.out, log, jobs=args.jobs)
     print(log.render())
     return 0 if log.counts.get("imported", 0) else 1

@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="parallel judging processes (default 1)")
     parser.add_argument("--max-mutants", type=int, default=DEFAULT_MAX_SOURCE, metavar="N",
                         help=f"Category A mutants per task, chosen deterministically (default {DEFAULT_MAX_SOURCE}; 0: all)")
-    parser.add_argument("--only", choices=["A", "B", "AB"], default="AB", help="the categories to build (default both)")
+    parser.add_argument("--only", choices=["A", "B", "AB", "none"], default="AB",
+                        help="the deterministic categories to build (default both; none: LLM mutants alone)")
     parser.add_argument("--out", type=Path, default=None,
                         help="where to write probe.json and mutants.parquet (default outputs/probe/<time>)")
     parser.add_argument("--keep", action="store_true",
@@ -88,14 +89,15 @@ def run_from_args(args: argparse.Namespace) -> int:
             console.print(f"probe: --model {args.model}: {type(e).__name__}: {e}", markup=False)
             return 2
     started = time.monotonic()
-    results = probe_tasks(tasks, jobs=args.jobs, max_source=max_source, categories=args.only, extra=extra,
+    categories = "" if args.only == "none" else args.only
+    results = probe_tasks(tasks, jobs=args.jobs, max_source=max_source, categories=categories, extra=extra,
                           on_task=lambda p: print_task(console, p))
     wall = time.monotonic() - started
     if args.keep:
         from ibench.judge import JudgeSettings
 
         for task, probe in zip(tasks, results):
-            mutants = {m.id: m.source for m in plan_mutants(task, max_source, args.only)[0]}
+            mutants = {m.id: m.source for m in plan_mutants(task, max_source, categories)[0]}
             mutants.update({m.id: m.source for m in (extra or {}).get(task.problem_id, [])})
             written = keep_mutants(task, probe, mutants, JudgeSettings())
             if written:

@@ -10,7 +10,8 @@
         {"on": "?", "token": 2, "min": "1", "max": "L(2,1)", "label": "PE"}
       ],
       "strict_lines": false,     the interactor reads line by line: a missing token must be PE
-      "equivalent": {"A:ok.cpp:relop:1a2b3c": "why this mutant cannot be told apart"}
+      "equivalent": {"A:ok.cpp:relop:1a2b3c": "why this mutant cannot be told apart"},
+      "category_b": "fail"       written by an importer's --probe: the interactor's Category B result
     }
 
 Expressions (``budget``, ``min``, ``max``) are integer arithmetic over what the interactor has
@@ -163,6 +164,9 @@ def parse_facts(raw: Any) -> Facts:
     strict = raw.get("strict_lines", False)
     if type(strict) is not bool:
         raise FactError("probe.strict_lines", f"{strict!r} is not true or false")
+    status = raw.get("category_b")
+    if status is not None and status not in ("pass", "fail"):
+        raise FactError("probe.category_b", f"{status!r} is not pass or fail (written by --probe on import)")
     eq = raw.get("equivalent", {})
     if not isinstance(eq, dict) or not all(isinstance(k, str) and isinstance(v, str) and v.strip()
                                            for k, v in eq.items()):

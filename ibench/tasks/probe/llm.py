@@ -1,0 +1,79 @@
+"""LLM mutants (``--model CONFIG``): the paper's two categories, asked of a model through
+ibench's own backends (``conf/model/<CONFIG>.yaml``, Hydra overrides allowed), with the prompt
+wording in ``conf/probe/llm_mutants.yaml``. Each answer is compiled and judged like any other
+mutant, labelled by the category it was asked for (LLM-A, LLM-B), and recorded with the
+fingerprint of its prompt and model."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Sequence
+
+from ..model import Task
+from .run import Mutant, probe_solutions
+
+CONF = Path(__file__).resolve().parents[3] / "conf"
+
+
+def load_prompts(path: Path | None = None) -> dict[str, str]:
+    from omegaconf import OmegaConf
+
+    cfg = OmegaConf.to_container(OmegaConf.load(path or CONF / "probe" / "llm_mutants.yaml"), resolve=True)
+    missing = [k for k in ("system", "category_a", "category_b") if not isinstance(cfg.get(k), str)]
+    if missing:
+        raise ValueError(f"conf/probe/llm_mutants.yaml: missing {', '.join(missing)}")
+    return cfg
+
+
+def build_backend(model: str, overrides: Sequence[str] = ()):
+    from hydra import compose, initialize_config_dir
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    import ibench.config  # noqa: F401  (registers the structured configs)
+
+    with initialize_config_dir(str(CONF), version_base=None):
+        cfg = compose("config", overrides=[f"model={model}", *overrides])
+    kwargs = {k: v for k, v in OmegaConf.to_container(cfg.model, resolve=True).items() if k != "preflight"}
+    return instantiate(OmegaConf.create(kwargs), _convert_="all")
+
+
+def llm_mutants(tasks: Sequence[Task], model: str, overrides: Sequence[str] = (), samples: int = 1,
+                backend=None) -> tuple[dict[str, list[Mutant]], dict]:
+    """Ask the model for ``samples`` mutants per category and accepted solution of each task."""
+    from ibench.generate import GenerationRequest, SamplingSettings, extract_code, split_reasoning, stable_seed
+
+    prompts = load_prompts()
+    backend = backend or build_backend(model, overrides)
+    backend.setup(SamplingSettings(n=samples, temperature=0.8))
+    identity = json.dumps(backend.identity(), sort_keys=True, default=str)
+    # One request per task and category; the categories get disjoint sample indices, so a
+    # completion (task id, sample index) names its request.
+    requests, meta = [], {}
+    for task in tasks:
+        for sol in probe_solutions(task)[:1]:  # the first accepted solution of each task
+            for k, (cat, key) in enumerate((("LLM-A", "category_a"), ("LLM-B", "category_b"))):
+                user = prompts[key].format(statement=task.statement(), solution=sol.path.read_text(encoding="utf-8"))
+                messages = [{"role": "system", "content": prompts["system"]}, {"role": "user", "content": user}]
+                fp = hashlib.sha256((identity + json.dumps(messages)).encode()).hexdigest()[:16]
+                indices = list(range(k * samples, (k + 1) * samples))
+                req = GenerationRequest(task, messages, indices, stable_seed("probe", task.problem_id, cat))
+                requests.append(req)
+                for i in indices:
+                    meta[(task.problem_id, i)] = (req, cat, sol.path.name, fp)
+    by_task: dict[str, list[Mutant]] = {}
+    try:
+        for c in backend.generate(requests):
+            req, cat, sol, fp = meta[(c.task_id, c.sample_index)]
+            _, final = split_reasoning(c.response, getattr(backend, "reasoning_format", "think"))
+            code = extract_code(final, "cpp").code or ""
+            mid = f"{cat}:{sol}:{fp[:8]}:{c.sample_index}"
+            why = "no code in the answer" if not code else (c.error or "model answer")
+            by_task.setdefault(c.task_id, []).append(
+                Mutant(mid, req.task, cat, cat.split("-")[1].lower(), sol, code,
+                       f"asked for a Category {cat[-1]} mutant ({why})", fingerprint=fp))
+    finally:
+        backend.close()
+    return by_task, {"model": model, "overrides": list(overrides), "identity": json.loads(identity), "samples": samples}
