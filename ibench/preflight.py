@@ -488,6 +488,9 @@ class CommandLine:
                 continue
             try:
                 value = o.value()
+                if o.is_add() and _node(cfg, key) is not None:
+                    problems.append(f"{text}: {key} exists already; write {key}=... without the +")
+                    continue
                 if o.is_add() or o.is_force_add():
                     from omegaconf import open_dict
 
