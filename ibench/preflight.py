@@ -598,6 +598,9 @@ def folder_settings(run_dir: Any) -> tuple[dict, dict[str, str]]:
     from pathlib import Path
 
     run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: not a folder (resume=PATH continues an existing "
+                          "run folder)")
     hydra_cfg, hydra_yaml = run_dir / ".hydra" / "config.yaml", run_dir / ".hydra" / "hydra.yaml"
     resolved = run_dir / "config.resolved.yaml"
     if hydra_cfg.is_file():
