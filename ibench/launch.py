@@ -596,17 +596,19 @@ def cli(argv: list[str] | None = None) -> None:
     sys.argv[1:] = argv  # Hydra reads them again
     from hydra._internal.utils import get_args_parser
 
-    try:
-        args = get_args_parser().parse_args(argv)
-    except SystemExit:
-        raise
+    args = get_args_parser().parse_args(argv)
     if any(getattr(args, name, None) for name in _HYDRA_ONLY):
         main()
         return
     if not args.multirun:
         argv = with_folder_choices(argv)
         sys.argv[1:] = argv
-    jobs, configs, problems = check_command(argv)
+    try:
+        jobs, configs, problems = check_command(argv)
+    except Exception as exc:  # noqa: BLE001 - a fault of the check itself must not block a run
+        print(f"note: the command-line check could not run ({type(exc).__name__}: {exc}); Hydra's own checks "
+              "apply", file=sys.stderr)
+        jobs, configs, problems = [], [], []
     if problems:
         print("error: invalid settings:\n  " + "\n  ".join(problems), file=sys.stderr)
         raise SystemExit(2)
