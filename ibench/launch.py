@@ -437,7 +437,7 @@ def main(cfg: DictConfig) -> float | None:
             legacy = _legacy_folder(hydra_dir, overrides)
             if legacy is not None:  # a folder named by the scheme before issue 22: the same run, resumed there
                 run_dir = legacy
-        checked = preflight(cfg)
+        checked = preflight(cfg, probed=_CLI_PROBES)  # an endpoint the command check asked is not asked again
     except (ConfigError, TaskError) as e:  # bad input: the message names the file or field
         _remove_if_empty(hydra_dir, outputs)
         print(f"error: {e}", file=sys.stderr)
@@ -475,6 +475,9 @@ def sweep_jobs(overrides: list[str]) -> list[list[str]]:
     return [job for batch in BasicSweeper.split_arguments(parsed, None) for job in batch]
 
 
+_CLI_PROBES: dict[tuple, str | None] = {}  # endpoint answers of this command's check, reused by its jobs
+
+
 def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]], list[Any], list[str]]:
     """(the jobs, their checked configs, problems): every job of the command composed from the
     CLI overrides and preflighted (``resume=PATH``: the folder's settings), before Hydra runs
@@ -504,7 +507,7 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
         return " ".join(o for o in job if o.partition("=")[0].lstrip("+~") in swept) or " ".join(job)
 
     configs: list[Any] = []
-    probed: dict[tuple, str | None] = {}
+    probed: dict[tuple, str | None] = _CLI_PROBES
     with CommandLine() as cmd:
         per_job: list[list[str]] = []
         for job in jobs:
