@@ -37,6 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--accept-equivalent", metavar="ID", default=None,
                         help="record a surviving mutant as equivalent in the task card (needs --reason; one task)")
     parser.add_argument("--reason", default=None, help="why the mutant is equivalent")
+    parser.add_argument("--hunt", type=int, default=0, metavar="N",
+                        help="for each survivor, try N fresh generator seeds of the task's recipes for a killing case")
+    parser.add_argument("--add-cases", action="store_true",
+                        help="with --hunt: write each killing case into the task (cases/ and generator/cases.txt)")
     parser.add_argument("--model", default=None, metavar="CONFIG",
                         help="also ask this model (conf/model/<CONFIG>.yaml) for mutants of both categories")
     parser.add_argument("--model-override", action="append", default=[], metavar="KEY=VALUE",
@@ -93,6 +97,8 @@ def run_from_args(args: argparse.Namespace) -> int:
     results = probe_tasks(tasks, jobs=args.jobs, max_source=max_source, categories=categories, extra=extra,
                           on_task=lambda p: print_task(console, p))
     wall = time.monotonic() - started
+    if args.hunt:
+        _hunt(console, tasks, results, args, max_source, categories, extra)
     if args.keep:
         from ibench.judge import JudgeSettings
 
@@ -107,6 +113,37 @@ def run_from_args(args: argparse.Namespace) -> int:
     write_records(out, results, wall, command=sys.argv, llm=llm_info)
     console.print(f"records: {out}/probe.json, {out}/mutants.parquet", markup=False)
     return 0 if all(p.ok for p in results) else 1
+
+
+def _hunt(console, tasks, results, args, max_source, categories, extra) -> None:
+    from ibench.judge import JudgeSettings
+
+    from .hunt import add_case, hunt
+
+    settings = JudgeSettings()
+    for task, probe in zip(tasks, results):
+        survivors = [r for r in probe.records if r.status == "survived"]
+        if not survivors:
+            continue
+        sources = {m.id: m.source for m in plan_mutants(task, max_source, categories)[0]}
+        sources.update({m.id: m.source for m in (extra or {}).get(task.problem_id, [])})
+        added = False
+        for r in survivors:
+            found = hunt(task, r.id, sources[r.id], args.hunt, settings)
+            if found is None:
+                console.print(f"{task.problem_id}: {r.id}: no killing case in {args.hunt} tries", markup=False)
+                r.reason = f"hunt: survived {args.hunt} generated cases"
+                continue
+            where = ""
+            if args.add_cases:
+                if added:
+                    task = load_task(task.root)  # see the case just added
+                name = add_case(task, found)
+                added = name is not None
+                where = f", added as cases/{name}.in" if name else " (its pool is full: not added)"
+            r.reason = f"hunt: killed ({found.label}) by gen {' '.join(found.args)}{where}"
+            console.print(f"{task.problem_id}: {r.id}: killed ({found.label}) by gen {' '.join(found.args)}{where}",
+                          markup=False)
 
 
 def write_records(out: Path, results: list[TaskProbe], wall_s: float, command=None, llm=None) -> None:
