@@ -170,7 +170,13 @@ def test_launcher_config_renders_an_sbatch_script(tmp_path, monkeypatch):
     text = ex._executor._make_submission_file_text("python -u -m submitit.core._submit X", "uid")
     assert "#SBATCH --gpus-per-node=8" in text and "#SBATCH --partition=a100" in text
     assert "#SBATCH --cpus-per-task=64" in text and "#SBATCH --time=1440" in text
-    assert "export IBENCH_WANDB_GROUP=${IBENCH_WANDB_GROUP:-sweep-$SLURM_ARRAY_JOB_ID}" in text
+    line = '[ -n "$IBENCH_WANDB_GROUP" ] || export IBENCH_WANDB_GROUP="sweep-$SLURM_ARRAY_JOB_ID"'
+    assert line in text
+    # Hydra resolves the launcher's config a second time when it submits (an escaped \${VAR}
+    # became an interpolation there: UnsupportedInterpolationType); the setup lines survive it.
+    again = OmegaConf.to_container(OmegaConf.create(OmegaConf.to_container(cfg.hydra.launcher, resolve=True)),
+                                   resolve=True)
+    assert line in again["setup"]
 
 
 def test_slurm_scripts():
@@ -223,3 +229,78 @@ def test_sweep_report(tmp_path):
     table = (out / "sweep.csv").read_text().splitlines()
     assert table[0].startswith("model,sampling.reasoning_budget,pass@1") and len(table) == 7
     assert "| qwen3-32b | 32768 | 0.650 |" in (out / "sweep.md").read_text()
+
+
+# -- the Slurm side of the bring-up (issue 17) ------------------------------------------------------
+def test_slurm_durations_and_the_stop_margin(monkeypatch):
+    from ibench.cluster.bringup import _slurm_duration, stop_margin
+
+    assert [_slurm_duration(t) for t in ("00:05:00", "5:00", "1-00:00:00", "2-03", "10", "UNLIMITED")] == [
+        300, 300, 86400, 2 * 86400 + 3 * 3600, 600, None]
+    monkeypatch.delenv("IBENCH_STOP_BEFORE_END_S", raising=False)
+    assert stop_margin(86400) == 300 and stop_margin(300) == 60  # a 5-minute job still runs 4
+    monkeypatch.setenv("IBENCH_STOP_BEFORE_END_S", "50")
+    assert stop_margin(60) == 50  # set by hand: as given
+
+
+def test_slurm_job_state_from_scontrol(tmp_path, monkeypatch):
+    from ibench.cluster.bringup import SlurmJob
+
+    fake = tmp_path / "scontrol"
+    fake.write_text("#!/bin/sh\necho 'JobId=7 JobState=RUNNING RunTime=00:01:00 TimeLimit=00:05:00 "
+                    "PreemptTime=2026-12-02T13:04:42 Command=/a b/c'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    job = SlurmJob.current({"SLURM_JOB_ID": "7"})
+    assert job is not None and job.seconds_left() == (240.0, 300.0) and job.preempted()
+    assert not job.preempted({"JobState": "RUNNING", "PreemptTime": "None"})
+    assert SlurmJob.current({}) is None
+
+
+def test_the_head_is_found_by_slurmd_nodename():
+    from ibench.cluster.slurm import this_node
+
+    assert this_node(["node1", "node2"], {"SLURMD_NODENAME": "node2"}) == "node2"
+    assert this_node(["node1"], {"SLURMD_NODENAME": "elsewhere"}) not in ("elsewhere",)
+
+
+def test_ray_temp_folder_removed_only_when_ibench_made_it_and_no_node_uses_it(tmp_path):
+    from ibench.cluster.bringup import _make_temp_dir, _remove_temp_if_unused
+
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    _make_temp_dir(theirs)
+    assert not _remove_temp_if_unused(theirs) and theirs.is_dir()  # a folder that existed stays
+    ours = tmp_path / "ours"
+    _make_temp_dir(ours)
+    (ours / ".ibench-nodes").mkdir()
+    (ours / ".ibench-nodes" / f"node1.{os.getpid()}").write_text("")  # a live node process
+    assert not _remove_temp_if_unused(ours)
+    (ours / ".ibench-nodes" / f"node1.{os.getpid()}").unlink()
+    (ours / ".ibench-nodes" / "node2.999999999").write_text("")  # a dead one
+    assert _remove_temp_if_unused(ours) and not ours.exists()
+
+
+def test_a_driver_killed_by_a_signal_exits_128_plus_n(tmp_path):
+    from ibench.cluster.bringup import run_driver
+
+    cluster = RayCluster(ClusterSpec(job_dir=tmp_path / "job", nodes=["n1"]))
+    rc = run_driver(cluster, [sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGTERM)"],
+                    retries=0)
+    assert rc == 143
+
+
+def test_sigterm_through_rays_keyboardinterrupt_is_still_sigterm():
+    import signal as sig
+
+    from ibench import interrupts
+
+    with interrupts.interrupt_signals():
+        try:
+            interrupts._on_term(sig.SIGTERM, None)
+        except interrupts.Terminated:
+            pass
+        # Ray's ray.wait catches the Terminated raised inside it and raises a bare KeyboardInterrupt:
+        assert interrupts.signum_of(KeyboardInterrupt()) == sig.SIGTERM
+    with interrupts.interrupt_signals():
+        assert interrupts.signum_of(KeyboardInterrupt()) == sig.SIGINT  # Ctrl-C

@@ -22,21 +22,22 @@ import pytest
 from slurm_real import (REPO, TASKS_2, TASKS_5, cluster_state, figure, job, log_text, run_dir, samples, sbatch,
                         slurm_time, start_now, job_env, verdicts, wait_done, wait_state, wait_verdicts)
 
-_why = cluster_state()
+pytestmark = [pytest.mark.slurm_real, pytest.mark.timeout(420)]
+_state: list[str | None] = []
 
 
 def _asked(config) -> bool:
     return "slurm_real" in (config.getoption("-m") or "") or os.environ.get("IBENCH_SLURM_REAL") == "1"
 
 
-pytestmark = [pytest.mark.slurm_real, pytest.mark.timeout(420),
-              pytest.mark.skipif(_why is not None, reason=f"no Slurm cluster: {_why}")]
-
-
 @pytest.fixture(autouse=True)
-def _only_when_asked(request):
+def _only_with_a_cluster(request):
     if not _asked(request.config):
         pytest.skip("real-Slurm tests run with -m slurm_real or IBENCH_SLURM_REAL=1 (CI's Slurm lane)")
+    if not _state:
+        _state.append(cluster_state())  # sinfo, once, at most 5 s
+    if _state[0] is not None:
+        pytest.skip(f"no Slurm cluster: {_state[0]}")
 
 
 def _once(run: Path) -> tuple[int, int]:
