@@ -359,7 +359,7 @@ def example_pool(root: str) -> list:
 # Settings a resume may change: they change where or how a run executes, or what its report
 # shows, never a sample or a verdict (patterns: a key, or a prefix ending in `.`).
 RESUME_ALLOWED = ("resume", "print_config", "paths.output_dir", "cluster", "cluster.", "wandb", "wandb.",
-                  "pipeline.", "metrics.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
+                  "pipeline.", "metrics.", "report.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
                   "model.base_url", "model.preflight", "model.api_key_env", "model.max_retries", "model.timeout_s",
                   "model.backoff_base_s", "model.backoff_max_s", "model.placement_timeout_s", "model.max_restarts",
                   "model.max_task_retries", "model.calls_in_flight", "model.tasks_per_call", "hydra.", "hydra/")

@@ -73,7 +73,7 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
 # -- compare ------------------------------------------------------------------------------------------
 # Overrides that change where or how a run executes, never what it measures: not in labels.
 _NOT_IDENTITY = ("model.base_url", "model.api_key_env", "model.preflight", "model.replicas", "model.max_concurrency",
-                 "paths.", "cluster", "wandb", "pipeline.", "hydra", "resume", "print_config", "metrics.")
+                 "paths.", "cluster", "wandb", "pipeline.", "hydra", "resume", "print_config", "metrics.", "report.")
 
 
 def _short(value: str, width: int = 24) -> str:

@@ -216,7 +216,7 @@ def load_run(run_dir: Path) -> StudyRun:
 # Settings a study places runs by (language, prompt, variant, refinement) or that do not change
 # what a run measures: not "other".
 _PLACED = ("bench.language", "prompt", "bench.variant", "sampling.refine_rounds", "model", "resume", "metrics.",
-           "paths.", "cluster", "wandb", "pipeline.", "hydra", "print_config", "feedback.")
+           "paths.", "cluster", "wandb", "pipeline.", "hydra", "print_config", "feedback.", "report.")
 
 
 def other_settings(ident: dict[str, Any], tasks: dict[str, Any]) -> dict[str, str]:
