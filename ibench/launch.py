@@ -508,6 +508,7 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
 
     configs: list[Any] = []
     probed: dict[tuple, str | None] = _CLI_PROBES
+    tasks_cache: dict[tuple, list] = {}
     with CommandLine() as cmd:
         per_job: list[list[str]] = []
         for job in jobs:
@@ -520,7 +521,8 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
                             o for o in job if not o.startswith("resume=")], cmd)
                     if not cfg.print_config:
                         # a job sent to Slurm checks its GPUs and endpoint where it runs
-                        preflight(cfg, request=request and not remote, model=not remote, probed=probed)
+                        preflight(cfg, request=request and not remote, model=not remote, probed=probed,
+                                  tasks_cache=tasks_cache)
                 except (ConfigError, TaskError) as e:
                     mine = [ln[2:] if ln.startswith("  ") else ln
                             for ln in str(e).removeprefix("invalid settings:").splitlines() if ln.strip()]

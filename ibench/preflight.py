@@ -232,7 +232,8 @@ def probe_endpoint(mc: DictConfig, key: str | None, timeout_s: float = 30.0) -> 
     return None
 
 
-def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed: dict | None = None) -> Checked:
+def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed: dict | None = None,
+              tasks_cache: dict | None = None) -> Checked:
     """Check everything; raise one :class:`ConfigError` naming every problem, or return what
     was built (judge settings with the case pools applied; the selected tasks). ``model=False``
     leaves the model's GPUs and endpoint to the machine the run goes to (a Slurm launcher)."""
@@ -269,7 +270,15 @@ def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed:
         try:
             from ibench.launch import load_bench
 
-            tasks = load_bench(cfg)
+            b = cfg.bench
+            key = tuple(str(OmegaConf.to_container(b, resolve=True).get(k)) for k in
+                        ("tasks_dir", "ids", "difficulties", "categories", "limit", "language", "variant"))
+            if tasks_cache is not None and key in tasks_cache:  # the jobs of a sweep: one load per selection
+                tasks = tasks_cache[key]
+            else:
+                tasks = load_bench(cfg)
+                if tasks_cache is not None:
+                    tasks_cache[key] = tasks
         except TaskError as e:
             problems.append(f"bench.tasks_dir: {e}")
         except SystemExit as e:  # no task selected
