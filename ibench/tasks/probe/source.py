@@ -10,9 +10,11 @@ still flushes, reads and answers as before); only its logic is off:
 - ``index``: an array index plus or minus one;
 - ``loop``: a ``for`` loop's bound moved one step so it ends one iteration early.
 
-Left alone: preprocessor lines, array sizes, template arguments, comparisons with ``-1`` (the
-refusal check, reached only after the judge refused, which never happens to an accepted solution:
-mutating it would make a mutant no case can tell apart) and the constants ``main`` returns.
+Left alone: preprocessor lines, array sizes, template arguments, comparisons with ``-1`` and the
+conditions of an ``if`` that only leaves the program (``exit``, ``return`` in main): the refusal
+and end-of-input guards, reached only after the judge refused or closed, which never happens to an
+accepted solution (mutating them makes mutants no case can tell apart), and the constants
+``main`` returns.
 
 tree-sitter (the ``tree-sitter`` and ``tree-sitter-cpp`` wheels on PyPI) is a real, error-tolerant
 C++ parser with a maintained grammar; macros and templates of contest code parse as they are
@@ -71,6 +73,41 @@ def _is_minus_one(src: bytes, node) -> bool:
     return t in ("-1", '"-1"')
 
 
+_EXITS = {"exit", "_exit", "_Exit", "quick_exit", "abort"}
+
+
+def _exits(src: bytes, node) -> bool:
+    """A statement that only leaves the program: ``exit(..)``, ``return`` in main, or a block of one."""
+    if node is None:
+        return False
+    if node.type == "compound_statement":
+        inner = [c for c in node.named_children if c.type != "comment"]
+        return len(inner) == 1 and _exits(src, inner[0])
+    if node.type == "return_statement":
+        return _in_main(node)
+    if node.type == "expression_statement" and node.named_children:
+        call = node.named_children[0]
+        if call.type == "call_expression":
+            fn = call.child_by_field_name("function")
+            return fn is not None and _text(src, fn).replace("std::", "") in _EXITS
+    return False
+
+
+def _in_guard(src: bytes, node) -> bool:
+    """Inside the condition of an ``if`` whose only consequence is to leave the program: the
+    guard that ends the run on the judge's refusal (-1) or on end of input, which no accepted run
+    takes. Mutating it gives a mutant no case can tell apart, or one killed for leaving early."""
+    p = node.parent
+    while p is not None:
+        if p.type == "condition_clause" and p.parent is not None and p.parent.type == "if_statement":
+            stmt = p.parent
+            return stmt.child_by_field_name("alternative") is None and _exits(src, stmt.child_by_field_name("consequence"))
+        if p.type in ("compound_statement", "function_definition", "lambda_expression"):
+            return False
+        p = p.parent
+    return False
+
+
 def _in_main(node) -> bool:
     p = node.parent
     while p is not None:
@@ -100,6 +137,8 @@ def _edits(src: bytes, root) -> list[_Edit]:
         if _skipped(node):
             continue
         t = node.type
+        if t in ("binary_expression", "number_literal", "subscript_expression") and _in_guard(src, node):
+            continue
         if t == "binary_expression":
             op = node.child_by_field_name("operator")
             left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
