@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "judge")]
 
 import test_box as tb  # noqa: E402
+import test_forgery as tf  # noqa: E402
 from box_driver import judge_all  # noqa: E402
 from judge_fixtures import build_guess_task, make_public, public_dir  # noqa: E402
 
@@ -31,7 +32,39 @@ from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command  # no
 from ibench.tasks.load import load_task  # noqa: E402
 
 MUST = {"incbin_case.cpp": "CE", "incbin_git.cpp": "CE", "fork_bomb.cpp": "TLE", "honest_after_poison.cpp": "OK",
-        "honest_after_state.cpp": "OK", "honest_after_fork_bomb.cpp": "OK", "honest.py": "OK"}
+        "honest_after_state.cpp": "OK", "honest_after_fork_bomb.cpp": "OK", "honest.py": "OK",
+        # the forgery attacks of tests/judge/test_forgery.py (issue 21) and the honest runs after them
+        "orphans.cpp": "TLE", "tmpfs.cpp": "MLE", "flood.cpp": "IDLE", "pid_probe.cpp": "OK",
+        "honest1.cpp": "OK", "honest2.cpp": "OK", "honest3.cpp": "OK", "honest_rlimit.cpp": "OK"}
+
+
+def forgery_rows(mode: str, work: Path) -> dict[str, dict]:
+    """The forgery attacks, judged in ``mode`` (root, userns or, as nobody, rlimit)."""
+    base = public_dir("ibench-hostile-forgery-")
+    try:
+        guess = build_guess_task(base / "plain")
+        slow = build_guess_task(base / "slow")
+        (slow / "interactor" / "non_adaptive.cpp").write_text(tf.SLOW_INTERACTOR)
+        make_public(base)
+        if mode == "rlimit-root":
+            cache = work / "rlimit-cache"
+            j = Judge(JudgeSettings(isolation="rlimit", cache_dir=str(cache)))
+            src = tf.RLIMIT_REACH.replace("@CACHE@", str(j.cache_dir / "bin")).replace("@TAG@", str(os.getpid()))
+            return tf.run_mode("root", guess, {"reach_rlimit.cpp": src, "honest_rlimit.cpp": tf.solver("/* r */")},
+                               {"isolation": "rlimit", "cache_dir": str(cache)}, work)
+        if mode == "rlimit":
+            src = tf.RLIMIT_REACH.replace("@CACHE@", "@HOME@/cache").replace("@TAG@", str(os.getpid()))
+            return tf.run_mode("rlimit", guess, {"reach_rlimit.cpp": src, "honest_rlimit.cpp": tf.solver("/* n */")},
+                               {"isolation": "rlimit"}, work)
+        rows = tf.run_mode(mode, guess, {"orphans.cpp": tf.ORPHANS, "honest1.cpp": tf.solver("/* 1 */"),
+                                         "memfd.cpp": tf.MEMFD, "buffers.cpp": tf.BUFFERS, "tmpfs.cpp": tf.TMPFS,
+                                         "honest2.cpp": tf.solver("/* 2 */"), "pid_probe.cpp": tf.PID_PROBE}, {}, work)
+        rows.update(tf.run_mode(mode, slow, {"flood.cpp": tf.FLOOD, "honest3.cpp": tf.solver("/* 3 */")}, tf.QUICK, work))
+        pids = {ln for t in rows["pid_probe.cpp"]["stderr"] for ln in t.splitlines() if ln.startswith("pid ")}
+        rows["pid_probe.cpp"]["stderr"].append(f"{'held' if len(pids) == 1 else 'LEAK'} pid-counter {len(pids)} pids")
+        return rows
+    finally:
+        _remove_tree(base)
 
 
 def tally(rows: dict[str, dict]) -> tuple[int, int, list[str]]:
@@ -89,6 +122,13 @@ def main() -> int:
             if rows:
                 results[rows[0]["sandbox"]] = {r["solution"]: r for r in rows}
         _remove_tree(home)
+        work = Path(tempfile.mkdtemp(prefix="ibench-hostile-work-"))
+        for mode in ("root", "userns"):
+            label = next((k for k in results if k.startswith(mode + "+")), mode)
+            results.setdefault(label, {}).update(forgery_rows(mode, work))
+        results["rlimit as root (slot uid)"] = forgery_rows("rlimit-root", work)
+        results["rlimit as nobody (Landlock)"] = forgery_rows("rlimit", work)
+        _remove_tree(work)
     finally:
         srv.close()
         _remove_tree(base)

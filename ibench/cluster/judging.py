@@ -81,7 +81,7 @@ def local_node_info(settings: JudgeSettings | None = None) -> NodeInfo:
     try:
         supervisor = build_supervisor(default_cache_dir(settings.cache_dir))
         iso = detect_isolation(settings.isolation, str(supervisor))  # builds a real box to tell
-        label, warnings = iso.label, tuple(iso.warnings)
+        label, warnings = iso.label, (*iso.warnings, iso.bounds)
     except Exception as exc:  # noqa: BLE001 - a node that cannot sandbox must show up, not crash
         label, warnings = "unavailable", (f"{type(exc).__name__}: {exc}",)
     nid = ray_node_id()

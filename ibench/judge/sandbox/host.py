@@ -56,6 +56,18 @@ class Isolation:
         return "+".join(parts)
 
     @property
+    def bounds(self) -> str:
+        """Which of the solver's resources this mode bounds, and how (the launch's sandbox line)."""
+        if self.cgroup != "none":
+            return "bounds: memory, CPU and processes by the slot's cgroup (the whole process tree)"
+        mem = ("address space per process; verdict figure = peaks of every process + the box's tmpfs at the end"
+               if self.box else "address space per process; verdict figure = peaks of every process")
+        cpu = "exact rusage of every process, reaped and summed" + ("" if self.box else " by the supervisor")
+        writes = "" if self.box else ("; writes: Landlock, working dir only" if self.landlock
+                                      else "; writes: the slot uid's permissions")
+        return f"bounds: memory by {mem}; CPU by {cpu}; processes by RLIMIT_NPROC{writes}"
+
+    @property
     def isolated(self) -> bool:
         """Hidden data out of the solver's reach: what ``judge.require_isolation`` demands."""
         return self.box
