@@ -5,6 +5,7 @@ and the manager (the task's interactor) alone decides the verdict."""
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,14 +42,81 @@ def read_interactor_log(tout: Path) -> InteractorLog:
                          (eof[-1] == b"1") if eof else None)
 
 
-def read_transcript(path: Path) -> tuple[str, str]:
-    """Split the header's transcript file into (solver->judge, judge->solver) tails."""
+_TR_MAGIC = b"IBTR1\n"
+_TR_HEADER = struct.Struct("<cQI")  # kind; u64 (t_us, or a count); u32 (payload bytes, or a count)
+_WHO = {b"S": "solver", b"J": "judge"}
+_TAIL = {b"s": "solver", b"j": "judge"}
+
+
+@dataclass
+class CaseTranscript:
+    """A case's exchange as the interactor saw it: ``turns`` in order, each ``{"who": "solver" |
+    "judge", "text", "t_ms"}`` (ms since the interactor started), and ``{"who": "cut", "cut":
+    bytes, "turns": whole turns}`` where the bound left bytes out; and each direction's last
+    bytes (the header's own per-direction records, so a cut never shortens them)."""
+
+    turns: list[dict]
+    solver_to_judge_tail: str = ""
+    judge_to_solver_tail: str = ""
+    complete: bool = False  # the file ended with its end record (False: none, or cut short)
+
+
+def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
+    """Read the header's transcript file: length-prefixed records (testlib.h, dumpTranscriptRaw)
+    whose side is in each record's header, so a program's bytes can never read back as the
+    judge's. A record cut short (the interactor killed mid-write) ends the reading, with a
+    marker of unknown size. Without the header's tail records, the tails are each direction's
+    last ``tail_bytes`` among the turns."""
     try:
-        text = path.read_bytes().decode("utf-8", "replace")
+        data = path.read_bytes()
     except OSError:
-        return "", ""
-    a, _, b = text.partition("--- judge->solver ---\n")
-    return a.removeprefix("--- solver->judge ---\n"), b
+        return CaseTranscript([])
+    if not data.startswith(_TR_MAGIC):
+        return CaseTranscript([])
+    turns: list[dict] = []
+    raw: list[bytearray] = []  # the bytes of each turn, decoded at the end (a character may span records)
+    sides = {"solver": bytearray(), "judge": bytearray()}
+    tails: dict[str, bytes] = {}
+    pos, end, complete = len(_TR_MAGIC), len(data), False
+    while pos + _TR_HEADER.size <= end:
+        kind, a, b = _TR_HEADER.unpack_from(data, pos)
+        pos += _TR_HEADER.size
+        who = _WHO.get(kind)
+        if who is not None:
+            if pos + b > end:
+                break
+            chunk = data[pos:pos + b]
+            pos += b
+            sides[who] += chunk
+            if turns and turns[-1]["who"] == who:  # the head's last turn going on in the tail
+                raw[-1] += chunk
+            else:
+                turns.append({"who": who, "text": "", "t_ms": round(a / 1000, 3)})
+                raw.append(bytearray(chunk))
+        elif kind in _TAIL:
+            if pos + b > end:
+                break
+            tails[_TAIL[kind]] = data[pos:pos + b]
+            pos += b
+        elif kind == b"C":
+            turns.append({"who": "cut", "cut": a, "turns": b})
+            raw.append(bytearray())
+        elif kind == b"E":
+            complete = True
+            break
+        else:
+            break
+    for t, r in zip(turns, raw):
+        if t["who"] != "cut":
+            t["text"] = r.decode("utf-8", "replace")
+    if not complete and turns:
+        turns.append({"who": "cut", "cut": None, "turns": None, "note": "the interactor's transcript ends early"})
+
+    def last(who: str) -> str:
+        b = tails[who] if who in tails else bytes(sides[who][-tail_bytes:] if tail_bytes > 0 else b"")
+        return b.decode("utf-8", "replace")
+
+    return CaseTranscript(turns, last("solver"), last("judge"), complete)
 
 
 @dataclass
@@ -89,7 +157,8 @@ class InteractiveGrader:
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
             interactor_args=["/dev/fd/3", str(tout)],
-            interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.tail_bytes}"],
+            interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.transcript_bytes}",
+                           f"IBENCH_TRANSCRIPT_TAIL_BYTES={self.settings.tail_bytes}"],
             cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
             wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
             nproc=self.settings.max_processes + solver.runtime_threads, fsize_kb=self.settings.output_limit_mb * 1024,
@@ -106,13 +175,13 @@ class InteractiveGrader:
                                grace_ms=self.settings.grace_ms, interactor_message=message,
                                queries=queries, query_limit=query_limit, solver_eof=log.solver_eof,
                                oom_markers=solver.oom_markers)
-        to_judge, to_solver = read_transcript(transcript)
+        tr = read_transcript(transcript, self.settings.tail_bytes)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),
             peak_kb=r.solver_peak_kb, queries=queries, query_limit=query_limit,
             solver_exit=r.solver.status_text,
             interactor_exit=r.interactor.status_text if r.interactor else "",
             message=d.reason if d.reason else message, score=d.score,
-            solver_to_judge_tail=to_judge, judge_to_solver_tail=to_solver,
-            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox,
+            solver_to_judge_tail=tr.solver_to_judge_tail, judge_to_solver_tail=tr.judge_to_solver_tail,
+            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox, transcript=tr.turns,
         )

@@ -34,6 +34,9 @@ class CaseResult:
     judge_to_solver_tail: str = ""
     solver_stderr_tail: str = ""
     sandbox: str = ""
+    # The exchange turn by turn (interactive cases): {"who": "solver"|"judge", "text", "t_ms"},
+    # and {"who": "cut", "cut": bytes, "turns": n} where judge.transcript_bytes left bytes out
+    transcript: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = asdict(self)

@@ -43,6 +43,8 @@ def run_keys(backend: Backend, sampling: SamplingSettings, prompt: PromptTemplat
     jud = asdict(judge)
     if jud.get("variant") == "interactive":
         jud.pop("variant")  # the interactive variant keys as it did before the setting existed
+    if jud.get("transcript_bytes") == JudgeSettings.transcript_bytes:
+        jud.pop("transcript_bytes")  # likewise the default bound of the per-case transcripts
     return RunKeys(fingerprint(gen), fingerprint(jud), gen, jud)
 
 
@@ -89,6 +91,8 @@ def verdict_rows(rec: SampleRecord, result: SampleResult, judge_key: str, wall_s
         message = first_error_line(result.compile.message)  # the first error, not the last line
     cases = [CaseRecord.from_case(rec.sample_id, judge_key, rec.task_id, rec.sample_index, c)
              for c in full.get("cases", [])]
+    for c in full.get("cases", []):
+        c.pop("transcript", None)  # kept once, in the cases table's own column
     v = VerdictRecord(
         sample_id=rec.sample_id, judge_key=judge_key, gen_key=rec.gen_key, task_id=rec.task_id,
         sample_index=rec.sample_index, model=rec.model, verdict=result.verdict.value, score=result.score,

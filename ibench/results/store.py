@@ -147,6 +147,9 @@ class CaseRecord:
     solver_stderr_tail: str = ""
     sandbox: str = ""
     extra_json: str = "{}"  # CaseResult fields this schema does not know yet
+    # The exchange turn by turn, as JSON: a list of {"who": "solver"|"judge", "text", "t_ms"} and
+    # {"who": "cut", "cut": bytes, "turns": n} (CaseResult.transcript); "" when none was recorded
+    transcript: str = ""
 
     @classmethod
     def from_case(cls, sample_id: str, judge_key: str, task_id: str, index: int, case: dict) -> "CaseRecord":
@@ -155,6 +158,8 @@ class CaseRecord:
         extra = {k: v for k, v in case.items() if k not in known}
         if hasattr(kw.get("verdict"), "value"):
             kw["verdict"] = kw["verdict"].value
+        if not isinstance(kw.get("transcript", ""), str):
+            kw["transcript"] = json.dumps(kw["transcript"], ensure_ascii=False) if kw["transcript"] else ""
         return cls(sample_id=sample_id, judge_key=judge_key, task_id=task_id, sample_index=index,
                    extra_json=json.dumps(extra, default=str), **kw)
 

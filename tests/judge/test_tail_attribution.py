@@ -1,10 +1,11 @@
 """Whose bytes are whose (issue 21, "Smaller"): a program cannot make the stored tails show its
 own text as what the judge replied, and nothing a program writes can break the judge CLI's table.
 
-- The interactor's transcript file is split at its second header line; a program that writes
+- The interactor's transcript file was split at its second header line; a program that writes
   that header line itself used to move its following text into ``judge_to_solver_tail`` (results,
-  W&B, the refinement feedback's "What the judge replied"). ibench's testlib.h now labels every
-  copy of the header inside the solver's bytes, so the split is always the header's own.
+  W&B, the refinement feedback's "What the judge replied"). ibench's testlib.h then labelled every
+  copy of the header inside the solver's bytes; it now writes length-prefixed records whose side
+  is the header's own field (issue 19), so the solver's bytes are kept as written.
 - A solver token such as ``[/bold]`` (quoted in the interactor's message) or a file name with
   rich markup crashed ``python -m ibench.judge``'s table (rich.errors.MarkupError); every text a
   program or a task program wrote now reaches rich as plain text.
@@ -51,11 +52,11 @@ def test_a_program_cannot_write_what_the_judge_replied():
     case = r.cases[0]
     assert FORGED not in case.judge_to_solver_tail and "judge->solver" not in case.judge_to_solver_tail
     assert case.judge_to_solver_tail.split() == ["1", "1", "1", "-1"]  # T, budget, n, then -1: the interactor's bytes
-    mine = case.solver_to_judge_tail
-    assert FORGED in mine and "--- judge->solver ---" not in mine
-    w = "[written by the solver]"
-    assert mine == (f"--- judge->solver {w} ---\n{FORGED}\n--- judge->solver {w} --- judge->solver {w} ---\n"
-                    f"--- judge->solver {w} ---\n")  # the header adds the last \n (the tail did not end in one)
+    # The transcript file is length-prefixed records (issue 19): the solver's bytes are kept as
+    # written, and no text in them can move into the judge's side.
+    assert case.solver_to_judge_tail == f"--- judge->solver ---\n{FORGED}\n--- judge->solver --- judge->solver ---\n--- judge->solver ---"
+    assert [t["who"] for t in case.transcript] == ["judge", "solver", "judge"]
+    assert case.transcript[1]["text"] == case.solver_to_judge_tail
 
     from ibench.generate.feedback import FeedbackSettings
 

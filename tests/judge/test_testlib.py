@@ -795,9 +795,21 @@ def interact(bins, work: Path, case: str, solver_src: str, case_in: str = "100 3
     return inter.returncode, err.decode()
 
 
-def transcript(to_judge: str, to_solver: str) -> str:
-    sep = "\n" if to_judge and not to_judge.endswith("\n") else ""
-    return f"--- solver->judge ---\n{to_judge}{sep}--- judge->solver ---\n{to_solver}"
+def transcript(to_judge: str, to_solver: str) -> tuple[str, str]:
+    return to_judge, to_solver
+
+
+def read_tr(path: Path) -> tuple[str, str]:
+    """The header's transcript file (length-prefixed records) as (solver->judge, judge->solver):
+    each direction's bytes from its turns, which must agree with its tail record."""
+    from ibench.judge.interactive import read_transcript
+
+    tr = read_transcript(path)
+    assert tr.complete and all(t["who"] in ("solver", "judge") for t in tr.turns)
+    assert all(a["who"] != b["who"] for a, b in zip(tr.turns, tr.turns[1:]))  # a turn is a side's run of bytes
+    got = tuple("".join(t["text"] for t in tr.turns if t["who"] == w) for w in ("solver", "judge"))
+    assert got == (tr.solver_to_judge_tail, tr.judge_to_solver_tail)
+    return got
 
 
 @pytest.mark.parametrize("case", ["guess", "cin", "sync"])
@@ -805,7 +817,7 @@ def test_interactor_transcript_both_directions(bins, tmp_path, case):
     """ouf / cin+scanf / sync_with_stdio(false) reading; printf, puts, putchar and cout writing."""
     rc, err = interact(bins, tmp_path, case, SOLVER, env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (rc, err) == (0, "ok found 37 in 7 queries\n")
-    assert (tmp_path / "tr.txt").read_text() == transcript(*dialogue(100, 37))
+    assert read_tr(tmp_path / "tr.txt") == transcript(*dialogue(100, 37))
     tout = (tmp_path / "tout.txt").read_text().split()
     # ibench's header ends the log with whether the solver's output had ended (for the judge)
     assert tout[0] == "query_limit=40" and tout[-2:] == ["queries=7", "ibench_solver_eof=0"]
@@ -818,18 +830,24 @@ def test_interactor_without_env_writes_no_transcript(bins, tmp_path):
 
 
 def test_interactor_transcript_keeps_the_tail(bins, tmp_path):
-    env = {"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt"), "IBENCH_TRANSCRIPT_BYTES": "10"}
+    from ibench.judge.interactive import read_transcript
+
+    env = {"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt"), "IBENCH_TRANSCRIPT_BYTES": "10",
+           "IBENCH_TRANSCRIPT_TAIL_BYTES": "10"}
     rc, _ = interact(bins, tmp_path, "guess", SOLVER, env=env)
     assert rc == 0
     to_judge, to_solver = dialogue(100, 37)
-    assert (tmp_path / "tr.txt").read_text() == transcript(to_judge[-10:], to_solver[-10:])
+    tr = read_transcript(tmp_path / "tr.txt")
+    assert (tr.solver_to_judge_tail, tr.judge_to_solver_tail) == (to_judge[-10:], to_solver[-10:])
+    # the turns' bound is at least 64 bytes: its halves hold a turn each (16 + bytes), the cut between
+    assert [t["who"] for t in tr.turns] == ["judge", "cut", "solver"] and tr.turns[-1]["text"] == "! 37\n"
 
 
 def test_interactor_wa_flushes_tout_and_transcript(bins, tmp_path):
     solver = "import sys\nsys.stdin.readline(); print('? 50', flush=True); sys.stdin.readline(); print('! 99', flush=True)\n"
     rc, err = interact(bins, tmp_path, "guess", solver, env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (rc, err) == (1, "wrong answer answer 99, hidden 37\n")
-    assert (tmp_path / "tr.txt").read_text() == transcript("? 50\n! 99\n", "100\n0\n")
+    assert read_tr(tmp_path / "tr.txt") == transcript("? 50\n! 99\n", "100\n0\n")
     assert (tmp_path / "tout.txt").read_text() == "query_limit=40\nqueries=1\nqueries=1\n\nibench_solver_eof=0\n"
 
 
@@ -846,8 +864,7 @@ def test_interactor_wa_flushes_tout_and_transcript(bins, tmp_path):
 def test_interactor_solver_errors(bins, tmp_path, solver, rc, message, to_judge):
     got_rc, err = interact(bins, tmp_path, "guess", solver, env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (got_rc, err) == (rc, message + "\n")
-    text = (tmp_path / "tr.txt").read_text()
-    assert text.startswith(transcript(to_judge, ""))
+    assert read_tr(tmp_path / "tr.txt")[0] == to_judge
 
 
 @pytest.mark.parametrize("case", ["guess", "cin", "sync"])
@@ -867,7 +884,7 @@ def test_interactor_inf_error_is_fail(bins, tmp_path):
     rc, err = interact(bins, tmp_path, "guess", "pass\n", case_in="0 1\n",
                        env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (rc, err) == (3, "FAIL Integer parameter [name=n] equals to 0, violates the range [1, 1000000] (case.in)\n")
-    assert (tmp_path / "tr.txt").read_text() == transcript("", "")
+    assert read_tr(tmp_path / "tr.txt") == transcript("", "")
 
 
 def test_interactor_unwritable_tout_is_fail(bins, tmp_path):
@@ -878,7 +895,7 @@ def test_interactor_unwritable_tout_is_fail(bins, tmp_path):
 def test_interactor_plain_return_writes_transcript(bins, tmp_path):
     rc, err = interact(bins, tmp_path, "ret", SOLVER, env={"IBENCH_TRANSCRIPT": str(tmp_path / "tr.txt")})
     assert (rc, err) == (0, "")
-    assert (tmp_path / "tr.txt").read_text() == transcript("? 51\n", "100\n0\n")
+    assert read_tr(tmp_path / "tr.txt") == transcript("? 51\n", "100\n0\n")
 
 
 def test_interactor_killed_by_sigterm_still_writes_transcript(bins, tmp_path):
@@ -896,4 +913,4 @@ def test_interactor_killed_by_sigterm_still_writes_transcript(bins, tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
-    assert (tmp_path / "tr.txt").read_text() == transcript("? 50\n", "100\n0\n")
+    assert read_tr(tmp_path / "tr.txt") == transcript("? 50\n", "100\n0\n")

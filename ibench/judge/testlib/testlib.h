@@ -6,21 +6,21 @@
  * Behavioural reference: shared/TESTLIB_FACTS.md.  C++17, single header, glibc/libstdc++ first.
  *
  * ibench extension -- interactor transcripts.  When registerInteraction() runs with the
- * environment variable IBENCH_TRANSCRIPT naming a file, the header keeps the last
- * IBENCH_TRANSCRIPT_BYTES bytes (default 2048) of both directions in ring buffers:
- *   solver->judge: every byte the interactor read from its stdin (ouf, std::cin, scanf, ...);
- *   judge->solver: every byte it wrote to its stdout (std::cout, printf, puts, putchar, ...).
+ * environment variable IBENCH_TRANSCRIPT naming a file, the header records the exchange as
+ * turns, in the order the interactor read and wrote:
+ *   solver turn: bytes the interactor read from its stdin (ouf, std::cin, scanf, ...);
+ *   judge turn:  bytes it wrote to its stdout (std::cout, printf, puts, putchar, ...);
+ * consecutive reads (or writes) make one turn, timed in microseconds since registerInteraction().
  * stdin/stdout are replaced by glibc fopencookie() streams that forward to fds 0/1 and record
  * whole chunks (no syscall per byte; buffering mode as for the original streams), and
- * std::cin/std::cout are re-pointed at them, so C and C++ output stay in one ordered buffer.
- * At every exit path (quit*, return from main, exit(), SIGTERM/SIGSEGV/SIGABRT/...) the file
- * is written as
- *     --- solver->judge ---\n<tail>[\n]--- judge->solver ---\n<tail>
- * where the optional \n is added only when the first tail is non-empty and does not end in one.
- * The solver's bytes cannot forge the second header: every "--- judge->solver ---" inside the
- * solver->judge tail is written as "--- judge->solver [written by the solver] ---", so the first
- * exact header line in the file is always the header's own and the solver's text can never be
- * read back as what the judge replied.
+ * std::cin/std::cout are re-pointed at them, so C and C++ output stay in one ordered log.
+ * IBENCH_TRANSCRIPT_BYTES (default 16384, at least 64) bounds it: the first half is kept as it
+ * came, the last half keeps the latest turns, and what fell between is counted; every turn
+ * costs its bytes plus 16.  At every exit path (quit*, return from main, exit(),
+ * SIGTERM/SIGSEGV/SIGABRT/...) the file is written as length-prefixed records (see
+ * dumpTranscriptRaw), so which side wrote which bytes is never read from the bytes themselves:
+ * a solver cannot make its text read back as a judge turn.  The file also holds the last
+ * IBENCH_TRANSCRIPT_TAIL_BYTES bytes (default 2048) of each direction, whatever the bound cut.
  * Without IBENCH_TRANSCRIPT nothing of this is active.
  *
  * Also (all interactors): SIGPIPE is ignored when it is at its default, so a solver that exits
@@ -430,6 +430,7 @@ template <typename... Args> void println(const Args&... args) {
  * ---------------------------------------------------------------------------------------- */
 namespace ibench_tl {
 
+/* The last bytes of one direction (the judge's pipe tails; IBENCH_TRANSCRIPT_TAIL_BYTES). */
 struct Ring {
     char* buf = nullptr;
     size_t cap = 0, pos = 0, len = 0;
@@ -458,12 +459,192 @@ struct Ring {
     }
 
     size_t start() const { return cap ? (pos + cap - len) % cap : 0; }
-    bool endsWithNewline() const { return len > 0 && buf[(pos + cap - 1) % cap] == '\n'; }
+};
+
+/* The exchange as turns, bounded: a head (the first half of the budget) kept as it came and a
+ * tail ring (the last half) that drops its oldest bytes, whole turns first.  Each turn costs its
+ * bytes plus kTurnCost toward its part's budget.  Every change is ordered so that a dump from a
+ * signal handler at any instant sees only correctly attributed bytes: each turn's side, offset
+ * and length are its own fields; bytes are copied before a length covers them, and a turn is
+ * shortened or dropped before its bytes are overwritten (compiler fences between the steps). */
+struct Turn {
+    unsigned long long t_us = 0;  // when its first byte passed, since registerInteraction()
+    unsigned long long off = 0;   // its first kept byte: head offset, or tail ring position
+    unsigned long long len = 0;
+    unsigned char who = 0;        // 'S' solver->judge (read), 'J' judge->solver (written)
+    bool cont = false;            // tail: the rest of a turn whose start is in the head
+};
+
+static const size_t kTurnCost = 16;
+
+#define IBENCH_TL_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+
+struct TurnLog {
+    char* hbuf = nullptr;
+    Turn* hturn = nullptr;
+    size_t hcap = 0, hmax = 0, hbytes = 0;
+    size_t hn = 0;
+    bool hclosed = false;
+    char* tbuf = nullptr;
+    Turn* tturn = nullptr;
+    size_t tcap = 0, tmax = 0, tbytes = 0;
+    unsigned long long tfirst = 0, tend = 0;  // kept tail turns: [tfirst, tend)
+    unsigned long long twpos = 0;             // ring position of the next byte
+    int last = -1;                            // side of the latest turn
+    bool lastInTail = false;
+    unsigned long long lastT = 0;
+    unsigned long long cutBytes = 0, cutTurns = 0, totalBytes = 0, totalTurns = 0;
+    struct timespec t0 = {0, 0};
+
+    void init(size_t cap) {
+        hcap = cap / 2;
+        tcap = cap - hcap;
+        hmax = hcap / kTurnCost;
+        tmax = tcap / kTurnCost;
+        hbuf = static_cast<char*>(std::malloc(hcap));
+        tbuf = static_cast<char*>(std::malloc(tcap));
+        hturn = static_cast<Turn*>(std::calloc(hmax, sizeof(Turn)));
+        tturn = static_cast<Turn*>(std::calloc(tmax, sizeof(Turn)));
+        if (!hbuf || !tbuf || !hturn || !tturn) hcap = tcap = hmax = tmax = 0;
+        hclosed = hmax == 0;
+#ifdef IBENCH_TL_POSIX
+        ::clock_gettime(CLOCK_MONOTONIC, &t0);
+#endif
+    }
+
+    unsigned long long nowUs() const {
+#ifdef IBENCH_TL_POSIX
+        struct timespec t;
+        ::clock_gettime(CLOCK_MONOTONIC, &t);
+        long long us = (long long)(t.tv_sec - t0.tv_sec) * 1000000LL + (t.tv_nsec - t0.tv_nsec) / 1000;
+        return us > 0 ? (unsigned long long)us : 0;
+#else
+        return 0;
+#endif
+    }
+
+    /* Bytes of a turn into the head; how many fit (0 and the head closes when none). */
+    size_t headAppend(unsigned char who, unsigned long long t, const char* p, size_t n, bool newTurn) {
+        if (hclosed) return 0;
+        if (newTurn) {
+            if (hn >= hmax || hbytes + kTurnCost * (hn + 1) + 1 > hcap) {
+                hclosed = true;
+                return 0;
+            }
+            Turn& d = hturn[hn];
+            d.t_us = t;
+            d.off = hbytes;
+            d.len = 0;
+            d.who = who;
+            d.cont = false;
+            IBENCH_TL_FENCE();
+            hn++;
+            IBENCH_TL_FENCE();
+        }
+        size_t room = hcap - hbytes - kTurnCost * hn;
+        size_t k = std::min(n, room);
+        std::memcpy(hbuf + hbytes, p, k);
+        IBENCH_TL_FENCE();
+        hturn[hn - 1].len += k;
+        IBENCH_TL_FENCE();
+        hbytes += k;
+        if (k < n) hclosed = true;
+        return k;
+    }
+
+    size_t tailUsed() const { return tbytes + kTurnCost * size_t(tend - tfirst); }
+
+    /* Free `need` of the tail's budget: trim the oldest turn's front, or drop it whole; the
+     * turn being extended (the latest) is only ever trimmed. */
+    void tailMakeRoom(size_t need, bool extending) {
+        while (tailUsed() + need > tcap && tend > tfirst) {
+            size_t over = tailUsed() + need - tcap;
+            Turn& f = tturn[tfirst % tmax];
+            bool latest = tfirst + 1 == tend;
+            if (f.len > over || (latest && extending)) {
+                size_t k = size_t(std::min<unsigned long long>(over, f.len));
+                f.len -= k;
+                IBENCH_TL_FENCE();
+                f.off += k;
+                IBENCH_TL_FENCE();
+                tbytes -= k;
+                cutBytes += k;
+                if (latest && extending) break;
+            } else {
+                size_t len = size_t(f.len);
+                bool cont = f.cont;
+                tfirst++;
+                IBENCH_TL_FENCE();
+                tbytes -= len;
+                cutBytes += len;
+                if (!cont) cutTurns++;
+            }
+        }
+    }
+
+    void tailAppend(unsigned char who, unsigned long long t, const char* p, size_t n, bool newRecord, bool cont) {
+        if (tmax < 2) {
+            cutBytes += n;
+            if (newRecord && !cont) cutTurns++;
+            return;
+        }
+        size_t maxPay = tcap - kTurnCost;
+        if (n > maxPay) {  // only its last bytes can stay: skip the rest without copying it
+            cutBytes += n - maxPay;
+            p += n - maxPay;
+            n = maxPay;
+        }
+        if (newRecord) {
+            tailMakeRoom(n + kTurnCost, false);
+            Turn& d = tturn[tend % tmax];
+            d.t_us = t;
+            d.off = twpos;
+            d.len = 0;
+            d.who = who;
+            d.cont = cont;
+            IBENCH_TL_FENCE();
+            tend++;
+            IBENCH_TL_FENCE();
+        } else {
+            tailMakeRoom(n, true);
+        }
+        size_t i = size_t(twpos % tcap);
+        size_t first = std::min(n, tcap - i);
+        std::memcpy(tbuf + i, p, first);
+        if (n > first) std::memcpy(tbuf, p + first, n - first);
+        IBENCH_TL_FENCE();
+        tturn[(tend - 1) % tmax].len += n;
+        IBENCH_TL_FENCE();
+        twpos += n;
+        tbytes += n;
+    }
+
+    /* One read (who 'S') or write ('J') of the interactor; a change of side starts a turn. */
+    void record(unsigned char who, const char* p, size_t n) {
+        if (n == 0) return;
+        totalBytes += n;
+        bool newTurn = int(who) != last;
+        if (newTurn) {
+            last = who;
+            lastT = nowUs();
+            totalTurns++;
+        }
+        if (!hclosed) {
+            size_t k = headAppend(who, lastT, p, n, newTurn);
+            if (k == n) return;
+            tailAppend(who, lastT, p + k, n - k, true, k > 0 || !newTurn);
+            lastInTail = true;
+            return;
+        }
+        tailAppend(who, lastT, p, n, newTurn || !lastInTail, false);
+        lastInTail = true;
+    }
 };
 
 struct Transcript {
     bool active = false;
     char path[4096] = {0};
+    TurnLog log;
     Ring toJudge;   // solver -> judge
     Ring toSolver;  // judge -> solver
 #ifdef IBENCH_TL_TRANSCRIPT
@@ -495,64 +676,81 @@ inline void writeAllFd(int fd, const char* p, size_t n) {
     }
 }
 
-inline void writeRing(int fd, const Ring& r) {
-    if (r.len == 0) return;
-    size_t s = r.start();
-    size_t first = std::min(r.len, r.cap - s);
-    writeAllFd(fd, r.buf + s, first);
-    if (r.len > first) writeAllFd(fd, r.buf, r.len - first);
-}
-
-/* The ring, with every copy of `marker` in it given `label` after its first `keep` bytes (the
- * solver's bytes must not contain the next header). Async-signal-safe: a stack buffer, write(). */
-inline void writeRingMarked(int fd, const Ring& r, const char* marker, size_t mlen, size_t keep, const char* label) {
-    if (r.len == 0) return;
-    char out[4096];
-    size_t n = 0, s = r.start();
-    const size_t llen = std::strlen(label);
-    auto at = [&](size_t i) { return r.buf[(s + i) % r.cap]; };
-    auto put = [&](const char* p, size_t k) {
-        for (size_t j = 0; j < k; j++) {
-            if (n == sizeof out) {
-                writeAllFd(fd, out, n);
-                n = 0;
-            }
-            out[n++] = p[j];
-        }
-    };
-    for (size_t i = 0; i < r.len; i++) {
-        if (at(i) == marker[0] && i + mlen <= r.len) {
-            size_t j = 1;
-            while (j < mlen && at(i + j) == marker[j]) j++;
-            if (j == mlen) {
-                for (size_t k = 0; k < keep; k++) {
-                    char c = at(i + k);
-                    put(&c, 1);
-                }
-                put(label, llen);
-                i += keep - 1;  // the rest of this copy may start the next one
-                continue;
+/* The dump's output through a stack buffer (async-signal-safe). */
+struct DumpOut {
+    int fd;
+    size_t n = 0;
+    char buf[4096];
+    explicit DumpOut(int f) : fd(f) {}
+    void put(const char* p, size_t k) {
+        if (n + k > sizeof buf) {
+            writeAllFd(fd, buf, n);
+            n = 0;
+            if (k > sizeof buf) {
+                writeAllFd(fd, p, k);
+                return;
             }
         }
-        char c = at(i);
-        put(&c, 1);
+        std::memcpy(buf + n, p, k);
+        n += k;
     }
-    writeAllFd(fd, out, n);
-}
+    /* A record header: kind, a 64-bit and a 32-bit field, little-endian. */
+    void header(char kind, unsigned long long a, unsigned long long b) {
+        char h[13];
+        h[0] = kind;
+        for (int i = 0; i < 8; i++) h[1 + i] = char((a >> (8 * i)) & 0xff);
+        unsigned long long c = std::min<unsigned long long>(b, 0xffffffffULL);
+        for (int i = 0; i < 4; i++) h[9 + i] = char((c >> (8 * i)) & 0xff);
+        put(h, sizeof h);
+    }
+    void flush() {
+        writeAllFd(fd, buf, n);
+        n = 0;
+    }
+};
 
+/* The transcript file: "IBTR1\n", then records of a 13-byte header (kind; u64; u32) and a
+ * payload: 'S'/'J' a turn (t_us; byte count; the bytes), 'C' what the tail dropped (bytes;
+ * turns; none), 's'/'j' the last bytes of solver->judge / judge->solver (all bytes of that
+ * direction; byte count; the bytes), 'E' the end (all bytes; all turns; none).  Whose bytes are whose is in the
+ * header the interactor wrote, and lengths delimit the bytes: nothing a solver sends can read
+ * back as a header or as a judge turn. */
 inline void dumpTranscriptRaw() {
     Transcript& t = transcript();
     if (!t.active) return;
     int fd = ::open(t.path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) return;
-    static const char h1[] = "--- solver->judge ---\n";
-    static const char h2[] = "--- judge->solver ---\n";
-    static const char mark[] = "--- judge->solver ---";  // h2 without its \n: also a copy at the tail's end
-    writeAllFd(fd, h1, sizeof h1 - 1);
-    writeRingMarked(fd, t.toJudge, mark, sizeof mark - 1, 17, " [written by the solver]");
-    if (t.toJudge.len > 0 && !t.toJudge.endsWithNewline()) writeAllFd(fd, "\n", 1);
-    writeAllFd(fd, h2, sizeof h2 - 1);
-    writeRing(fd, t.toSolver);
+    const TurnLog& L = t.log;
+    DumpOut o(fd);
+    o.put("IBTR1\n", 6);
+    size_t hn = L.hn;
+    for (size_t i = 0; i < hn; i++) {
+        const Turn& d = L.hturn[i];
+        size_t len = size_t(d.len);
+        o.header(char(d.who), d.t_us, len);
+        o.put(L.hbuf + d.off, len);
+    }
+    if (L.cutBytes > 0 || L.cutTurns > 0) o.header('C', L.cutBytes, L.cutTurns);
+    unsigned long long first = L.tfirst, end = L.tend;
+    for (unsigned long long j = first; j < end; j++) {
+        const Turn& d = L.tturn[j % L.tmax];
+        size_t len = size_t(d.len);
+        o.header(char(d.who), d.t_us, len);
+        size_t s = size_t(d.off % L.tcap);
+        size_t a = std::min(len, L.tcap - s);
+        o.put(L.tbuf + s, a);
+        if (len > a) o.put(L.tbuf, len - a);
+    }
+    const Ring* tails[2] = {&t.toJudge, &t.toSolver};
+    for (int k = 0; k < 2; k++) {
+        const Ring& r = *tails[k];
+        size_t len = r.len, st = r.start(), a = std::min(len, r.cap - st);
+        o.header(k == 0 ? 's' : 'j', r.total, len);
+        if (a > 0) o.put(r.buf + st, a);
+        if (len > a) o.put(r.buf, len - a);
+    }
+    o.header('E', L.totalBytes, L.totalTurns);
+    o.flush();
     ::close(fd);
 }
 #else
@@ -565,12 +763,18 @@ inline ssize_t cookieRead(void*, char* buf, size_t size) {
     do {
         n = ::read(0, buf, size);
     } while (n < 0 && errno == EINTR);
-    if (n > 0) transcript().toJudge.push(buf, size_t(n));
+    if (n > 0) {
+        Transcript& t = transcript();
+        t.log.record('S', buf, size_t(n));
+        t.toJudge.push(buf, size_t(n));
+    }
     return n;
 }
 
 inline ssize_t cookieWrite(void*, const char* buf, size_t size) {
-    transcript().toSolver.push(buf, size);  // before write(): a dump right after delivery has it
+    Transcript& t = transcript();  // before write(): a dump right after delivery has it
+    t.log.record('J', buf, size);
+    t.toSolver.push(buf, size);
     size_t done = 0;
     while (done < size) {
         ssize_t w = ::write(1, buf + done, size - done);
@@ -634,11 +838,17 @@ inline void installTranscript() {
     if (t.active) return;
     const char* p = std::getenv("IBENCH_TRANSCRIPT");
     if (p == nullptr || *p == '\0' || std::strlen(p) >= sizeof t.path) return;
-    long long cap = 2048;
+    long long cap = 16384;
     if (const char* b = std::getenv("IBENCH_TRANSCRIPT_BYTES")) {
         char* end = nullptr;
         long long v = std::strtoll(b, &end, 10);
-        if (end != b && *end == '\0' && v >= 0) cap = std::min(v, 64LL << 20);
+        if (end != b && *end == '\0' && v >= 0) cap = std::max(64LL, std::min(v, 64LL << 20));
+    }
+    long long tailCap = 2048;
+    if (const char* b = std::getenv("IBENCH_TRANSCRIPT_TAIL_BYTES")) {
+        char* end = nullptr;
+        long long v = std::strtoll(b, &end, 10);
+        if (end != b && *end == '\0' && v >= 0) tailCap = std::min(v, 64LL << 20);
     }
     std::cout.flush();
     std::fflush(stdout);
@@ -654,8 +864,9 @@ inline void installTranscript() {
     out->_fileno = 1;
     in->_fileno = 0;
     std::strcpy(t.path, p);
-    t.toJudge.init(size_t(cap));
-    t.toSolver.init(size_t(cap));
+    t.log.init(size_t(cap));
+    t.toJudge.init(size_t(tailCap));
+    t.toSolver.init(size_t(tailCap));
     t.ckOut = out;
     t.ckIn = in;
     t.origOut = stdout;
