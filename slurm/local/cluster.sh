@@ -9,6 +9,7 @@
 #   slurm/local/cluster.sh status    # sinfo + the daemons' pids
 #   slurm/local/cluster.sh stop      # stop exactly what `start` started (pid files), remove its /etc link
 #   slurm/local/cluster.sh env       # the line to source: export SLURM_CONF=...
+#   slurm/local/cluster.sh node-kill node2 / node-start node2   # a node failure (SIGKILL its slurmd), and back
 #
 # Everything lives in $IBENCH_SLURM_DIR (default /tmp/ibench-slurm): slurm.conf, gres.conf, state,
 # spool, logs, pid files. /etc/slurm/slurm.conf is made a link to that slurm.conf when no other
@@ -144,12 +145,25 @@ status() {
   SLURM_CONF="$CONF" sinfo -N
 }
 
+node_kill() {  # a node failure, for tests: SIGKILL its slurmd (its job steps run on; Slurm notices in ~SlurmdTimeout)
+  local f="$DIR/run/slurmd-$1.pid"
+  alive "$f" || { say "slurmd $1 is not running"; return 1; }
+  kill -KILL "$(cat "$f")" && rm -f "$f" && say "killed slurmd $1"
+}
+
+node_start() {  # start one node's slurmd again (ReturnToService=2 puts a DOWN node back)
+  alive "$DIR/run/slurmd-$1.pid" && { say "slurmd $1 already runs"; return 0; }
+  slurmd -f "$CONF" -N "$1" && say "started slurmd $1"
+}
+
 case "${1:-}" in
   install) install ;;
+  node-kill) node_kill "${2:?node name}" ;;
+  node-start) node_start "${2:?node name}" ;;
   start) start ;;
   stop) stop ;;
   restart) stop; start ;;
   status) status ;;
   env) echo "export SLURM_CONF=$CONF" ;;
-  *) echo "usage: $0 install|start|stop|restart|status|env" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start|stop|restart|status|env|node-kill NODE|node-start NODE" >&2; exit 2 ;;
 esac

@@ -133,7 +133,10 @@ def slurm_time(text: str) -> float:
 
 
 def start_now(job_id: str) -> None:
-    """A requeued job waits (BeginTime) before it may start again; start it now."""
+    """A requeued job waits (BeginTime) before it may start again; start it now. (Not in the
+    same second as its end: slurmd revoked the job's old credential then, and a launch at once
+    is killed as "Job credential revoked".)"""
+    time.sleep(3)
     subprocess.run(["scontrol", "update", f"JobId={job_id}", "StartTime=now"], capture_output=True, timeout=30)
 
 
@@ -145,3 +148,12 @@ def figure(name: str, **values) -> None:
     if path:
         with open(path, "a") as fh:
             fh.write(json.dumps(row) + "\n")
+
+
+def local_cluster_script(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", str(REPO / "slurm" / "local" / "cluster.sh"), *args], capture_output=True,
+                          text=True, timeout=60, env=job_env())
+
+
+def local_slurmd_pid_file(node: str) -> Path:
+    return Path(os.environ.get("IBENCH_SLURM_DIR", "/tmp/ibench-slurm")) / "run" / f"slurmd-{node}.pid"

@@ -19,15 +19,16 @@ import time
 from pathlib import Path
 
 import pytest
-from slurm_real import (REPO, TASKS_2, TASKS_5, cluster_state, figure, job, log_text, run_dir, samples, sbatch,
-                        slurm_time, start_now, job_env, verdicts, wait_done, wait_state, wait_verdicts)
+from slurm_real import (REPO, TASKS_2, TASKS_5, cluster_state, figure, job, job_env, local_cluster_script,
+                        local_slurmd_pid_file, log_text, run_dir, samples, sbatch, slurm_time, start_now, verdicts,
+                        wait_done, wait_state, wait_verdicts)
 
 pytestmark = [pytest.mark.slurm_real, pytest.mark.timeout(420)]
 _state: list[str | None] = []
 
 
 def _asked(config) -> bool:
-    return "slurm_real" in (config.getoption("-m") or "") or os.environ.get("IBENCH_SLURM_REAL") == "1"
+    return "slurm_real" in (config.getoption("-m") or "") or os.environ.get("IBENCH_SLURM_REAL") in ("1", "require")
 
 
 @pytest.fixture(autouse=True)
@@ -37,6 +38,8 @@ def _only_with_a_cluster(request):
     if not _state:
         _state.append(cluster_state())  # sinfo, once, at most 5 s
     if _state[0] is not None:
+        if os.environ.get("IBENCH_SLURM_REAL") == "require":  # the lane started one: not having it fails
+            pytest.fail(f"no Slurm cluster: {_state[0]}")
         pytest.skip(f"no Slurm cluster: {_state[0]}")
 
 
@@ -50,7 +53,8 @@ def _compare_summary(a: Path, b: Path) -> None:
     sa, sb = json.loads((a / "summary.json").read_text()), json.loads((b / "summary.json").read_text())
     for key in ("n_tasks", "n_samples", "n_accepted", "n_judge_errors", "overall", "by_difficulty", "by_category",
                 "failure_counts", "tasks"):
-        assert sa[key] == sb[key], f"summary[{key!r}] differs:\n{sa[key]}\n{sb[key]}"
+        assert sa[key] == sb[key], (f"summary[{key!r}] differs:\n{sa[key]}\n{sb[key]}\nfailures: "
+                                    f"{sa['failure_counts']} vs {sb['failure_counts']}")
 
 
 def _first_verdict_s(run: Path, info: dict[str, str]) -> float:
@@ -188,6 +192,38 @@ def test_preemption_by_the_high_partition_requeues_and_resumes(tmp_path):
     wait_done(hi, timeout=60)
     start_now(jid)
     info = wait_done(jid, timeout=300)
+    assert info["JobState"] == "COMPLETED", log_text(out, jid)[-3000:]
+    assert _once(run_dir(out)) == (58, 58)
+
+
+def test_a_nodes_slurmd_killed_mid_run_loses_nothing(tmp_path):
+    """SIGKILL node2's slurmd (slurm/local/cluster.sh node-kill): its job step (the Ray worker)
+    runs on; Slurm declares the node down after SlurmdTimeout (30 s here) and requeues the job
+    (NODE_FAIL). The run finishes, before or after that, with every sample judged once."""
+    if not local_slurmd_pid_file("node2").is_file():
+        pytest.skip("needs the local cluster of slurm/local/cluster.sh (its slurmd pid files)")
+    out = tmp_path / "run"
+    jid = sbatch(out, ["model=reference", TASKS_5])
+    wait_verdicts(out, 1, jid)
+    assert local_cluster_script("node-kill", "node2").returncode == 0
+    try:
+        end = time.monotonic() + 120
+        info = job(jid)
+        while time.monotonic() < end:
+            info = job(jid)
+            if info.get("JobState") not in ("RUNNING", "COMPLETING") or info.get("Restarts") != "0":
+                break
+            time.sleep(1)
+    finally:
+        assert local_cluster_script("node-start", "node2").returncode == 0
+    wait_nodes_up = time.monotonic() + 60
+    while time.monotonic() < wait_nodes_up and cluster_state() is not None:
+        time.sleep(1)
+    if info.get("Restarts") != "0" or info.get("JobState") == "PENDING":
+        assert "NODE FAILURE" in log_text(out, jid), log_text(out, jid)[-3000:]
+        start_now(jid)
+        info = wait_done(jid, timeout=300)
+    figure("slurmd of node2 killed mid-run", final_state=info.get("JobState"), restarts=info.get("Restarts"))
     assert info["JobState"] == "COMPLETED", log_text(out, jid)[-3000:]
     assert _once(run_dir(out)) == (58, 58)
 
