@@ -183,5 +183,6 @@ class InteractiveGrader:
             interactor_exit=r.interactor.status_text if r.interactor else "",
             message=d.reason if d.reason else message, score=d.score,
             solver_to_judge_tail=tr.solver_to_judge_tail, judge_to_solver_tail=tr.judge_to_solver_tail,
-            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox, transcript=tr.turns,
+            solver_stderr_tail=r.solver_stderr_tail, sandbox=r.sandbox,
+            transcript=tr.turns if self.settings.transcript_bytes > 0 else [],
         )

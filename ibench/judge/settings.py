@@ -30,7 +30,7 @@ class JudgeSettings:
     max_processes: int = 16  # per solver sandbox (threads count too)
     output_limit_mb: int = 64  # solver stdout (batch) and any file it writes
     tail_bytes: int = 2048  # pipe / stderr tails kept per case
-    transcript_bytes: int = 16384  # per case turn by turn: its first and last halves (each turn costs its bytes + 16)
+    transcript_bytes: int = 16384  # per case turn by turn: its first and last halves (each turn costs its bytes + 16); 0: none
     interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
     interactor_memory_mb: int = 4096  # address-space cap of interactors and checkers (0: none); hitting it is SE
     pin_cpu: bool = True  # run each judge slot's cases on one CPU (slot index modulo the allowed CPUs)
@@ -62,8 +62,8 @@ class JudgeSettings:
         for name in ("max_processes", "output_limit_mb", "tail_bytes"):
             if getattr(self, name) < 1:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected at least 1")
-        if self.transcript_bytes < 64:
-            out.append(f"judge.transcript_bytes: {self.transcript_bytes!r}; expected at least 64")
+        if self.transcript_bytes != 0 and self.transcript_bytes < 64:
+            out.append(f"judge.transcript_bytes: {self.transcript_bytes!r}; expected 0 (none kept) or at least 64")
         for name in ("non_adaptive_cases", "adaptive_cases"):
             v = getattr(self, name)
             if v is not None and v < 0:

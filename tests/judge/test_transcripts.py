@@ -257,7 +257,15 @@ def test_the_default_bound_keeps_existing_judge_keys():
 
 def test_settings_check_the_bound():
     assert any("judge.transcript_bytes" in p for p in JudgeSettings(transcript_bytes=10).problems())
-    assert not JudgeSettings().problems()
+    assert not JudgeSettings().problems() and not JudgeSettings(transcript_bytes=0).problems()
+
+
+def test_a_zero_bound_keeps_no_turns_but_the_tails(task):
+    r = Judge(JudgeSettings(non_adaptive_cases=1, transcript_bytes=0)).judge(task, solver())
+    want = binary_search_dialogue(HIDDEN_VALUES[0])
+    assert r.cases[0].transcript == []
+    assert r.cases[0].solver_to_judge_tail == "".join(t for w, t in want if w == "solver")
+    assert r.cases[0].judge_to_solver_tail == "".join(t for w, t in want if w == "judge")
 
 
 def test_the_stored_record_holds_the_turns_as_json(task):

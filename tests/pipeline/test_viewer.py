@@ -47,7 +47,11 @@ def runs(ray_session, api, tmp_path_factory):
     assert (a / "viewer" / "index.html").is_file() and (a / "viewer" / "data" / "index.js").is_file()
     b = launch(root / "sweep[2]" / "sampling.n=2", tasks, *api_model_overrides(api.url), "sampling.n=2",
                "sampling.refine_rounds=2")
-    assert add_transcripts(a) > 0
+    import polars as pl
+
+    cases_b = b / "results" / "cases.parquet"  # B stands for a run from before the judge kept transcripts
+    pl.read_parquet(cases_b, glob=False).drop("transcript").write_parquet(cases_b)
+    add_transcripts(a)  # stand-ins only where the judge recorded none (it does since issue 19 part 1)
     analyse([a], "openai-api", [f"model.base_url={api.url}", "model.api_key_env=null", "model.model=judge",
                                 "model.name=judge", "model.preflight=false"], wandb_mode="disabled")
     return a, b
@@ -93,8 +97,8 @@ def test_the_site_holds_every_page_s_data(runs, site):
     rd = failed[0]["rounds"][-1]
     assert rd["code"] and rd["cases"] and rd["prompt"][-1]["role"] == "user" and rd["compile"]["ok"]
     bad = [c for c in rd["cases"] if c["verdict"] != "OK"]
-    assert bad and bad[0]["transcript"][0]["who"] == "cut" and len(bad[0]["transcript"]) > 2
-    assert {t["who"] for t in bad[0]["transcript"][1:]} == {"judge", "solver"}
+    assert bad and len(bad[0]["transcript"]) > 2
+    assert {t["who"] for t in bad[0]["transcript"]} - {"cut"} == {"judge", "solver"}
     with_reasoning = [d["rounds"][-1] for d in docs if d["rounds"][-1]["reasoning"]]
     assert with_reasoning and all(r["behaviors"] for r in with_reasoning)
     segs = with_reasoning[0]["behaviors"]
@@ -257,10 +261,11 @@ def test_viewer_in_a_real_browser(browser, site):
     assert len(case_rows) >= 2 and "WA" in " ".join(r.text for r in case_rows)
     opened = d.find_element(By.CSS_SELECTOR, "details.transcript[open]")
     turns = opened.find_elements(By.CSS_SELECTOR, ".turn")
-    assert len(turns) >= 3 and "cut" in turns[0].get_attribute("class")
-    whos = [t.find_element(By.CSS_SELECTOR, ".who").text for t in turns[1:]]
+    turns = [t for t in turns if "cut" not in t.get_attribute("class")]  # the judge's real turns (issue 19)
+    assert len(turns) >= 3
+    whos = [t.find_element(By.CSS_SELECTOR, ".who").text for t in turns]
     assert whos[0].startswith("← judge") and any(w.startswith("solver") for w in whos)
-    assert [t.get_attribute("data-turn") for t in turns[1:]] == sorted((t.get_attribute("data-turn") for t in turns[1:]), key=int)
+    assert [t.get_attribute("data-turn") for t in turns] == sorted((t.get_attribute("data-turn") for t in turns), key=int)
     # the reasoning, with its behaviors highlighted
     d.find_element(By.CSS_SELECTOR, "#reasoning > summary").click()
     segs = d.find_elements(By.CSS_SELECTOR, "#reasoning span.seg")

@@ -14,7 +14,7 @@
  * stdin/stdout are replaced by glibc fopencookie() streams that forward to fds 0/1 and record
  * whole chunks (no syscall per byte; buffering mode as for the original streams), and
  * std::cin/std::cout are re-pointed at them, so C and C++ output stay in one ordered log.
- * IBENCH_TRANSCRIPT_BYTES (default 16384, at least 64) bounds it: the first half is kept as it
+ * IBENCH_TRANSCRIPT_BYTES (default 16384; at least 64, or 0: no turns) bounds it: the first half is kept as it
  * came, the last half keeps the latest turns, and what fell between is counted; every turn
  * costs its bytes plus 16.  At every exit path (quit*, return from main, exit(),
  * SIGTERM/SIGSEGV/SIGABRT/...) the file is written as length-prefixed records (see
@@ -842,7 +842,7 @@ inline void installTranscript() {
     if (const char* b = std::getenv("IBENCH_TRANSCRIPT_BYTES")) {
         char* end = nullptr;
         long long v = std::strtoll(b, &end, 10);
-        if (end != b && *end == '\0' && v >= 0) cap = std::max(64LL, std::min(v, 64LL << 20));
+        if (end != b && *end == '\0' && v >= 0) cap = v == 0 ? 0 : std::max(64LL, std::min(v, 64LL << 20));
     }
     long long tailCap = 2048;
     if (const char* b = std::getenv("IBENCH_TRANSCRIPT_TAIL_BYTES")) {
