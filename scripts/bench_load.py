@@ -123,8 +123,11 @@ def run_rows(rows: list[Row], runs: int, judge=None, progress=print) -> list[dic
     return out
 
 
-def validate_under_load(task_ids: list[str]) -> tuple[int, str]:
+def validate_under_load(task_ids: list[str], cases: int | None = None) -> tuple[int, str]:
+    """``python -m ibench.tasks validate`` of bundled tasks (every case, or ``cases`` of each pool)."""
     cmd = [sys.executable, "-m", "ibench.tasks", "validate", *[str(ROOT / "tasks" / t) for t in task_ids], "--jobs", "1"]
+    if cases:
+        cmd += ["--cases", str(cases)]
     r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     return r.returncode, (r.stdout + r.stderr)[-3000:]
 
