@@ -10,15 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-NO_CODE = "no code block"
+from ibench.languages import LANGUAGES
 
-# Fence info strings accepted per language (compared case-insensitively).
-FENCE_TAGS: dict[str, tuple[str, ...]] = {
-    "cpp": ("cpp", "c++", "cc", "cxx"),
-    "python": ("python", "python3", "py"),
-    "java": ("java",),
-    "go": ("go", "golang"),
-}
+NO_CODE = "no code block"
 
 THINK_OPEN = "<think>"
 THINK_CLOSE = "</think>"
@@ -92,7 +86,8 @@ def extract_code(final_answer: str, language: str = "cpp", accept_untagged: bool
     ``accept_untagged`` also takes a block with an empty info string when no tagged block of the
     language exists (off by default: SPEC §5 asks for a block of the target language).
     """
-    tags = FENCE_TAGS.get(language, (language,))
+    # the fence info strings of the language (ibench/languages.py), compared case-insensitively
+    tags = LANGUAGES[language].fence_tags if language in LANGUAGES else (language,)
     blocks = fenced_blocks(final_answer)
     ours = [body for info, body in blocks if (info.split() or [""])[0].lower() in tags]
     ours = [body for body in ours if body.strip()]

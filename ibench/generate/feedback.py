@@ -162,10 +162,10 @@ class FeedbackSettings:
 
 
 def _time_factor(language: str) -> float:
-    from ibench.judge.executors import executor_class
+    from ibench.languages import lookup
 
     try:
-        return float(executor_class(language).time_factor)
+        return float(lookup(language).time_factor)
     except ValueError:
         return 1.0
 

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from ibench import languages
 from ibench.tasks.model import Task, TaskKind
 
 
@@ -40,14 +41,10 @@ class LanguageInfo:
     flush: str
 
 
-# One row per judge language: display name, fence tag, flush idiom (a language's I/O skeleton is
-# in the prompt config, conf/prompt/io_template.yaml, `io_templates`).
-LANGUAGES: dict[str, LanguageInfo] = {
-    "cpp": LanguageInfo("C++17", "cpp", "`std::cout << std::flush` (or `std::endl`, or `fflush(stdout)` with printf)"),
-    "python": LanguageInfo("Python 3", "python", "`print(..., flush=True)` or `sys.stdout.flush()`"),
-    "java": LanguageInfo("Java", "java", "`System.out.flush()` (call it after every query)"),
-    "go": LanguageInfo("Go", "go", "`w.Flush()` on your `bufio.Writer` after every query"),
-}
+# The prompt's view of ibench/languages.py: display name, fence tag, flush idiom per language (a
+# language's I/O skeleton is in the prompt config, conf/prompt/io_template.yaml, `io_templates`).
+LANGUAGES: dict[str, LanguageInfo] = {name: LanguageInfo(lang.title, lang.fence, lang.flush)
+                                      for name, lang in languages.LANGUAGES.items()}
 
 IO_PLACEHOLDER = "{io_template}"
 
@@ -248,9 +245,7 @@ def hidden_format(task: Task) -> str:
 
 
 def _accepted(task: Task, language: str, variant: str = "interactive") -> list:
-    from ibench.tasks.checks import SOLUTION_LANGUAGES
-
-    return sorted((s for s in task.solutions if s.accepted and SOLUTION_LANGUAGES.get(s.path.suffix) == language
+    return sorted((s for s in task.solutions if s.accepted and languages.BY_EXTENSION.get(s.path.suffix) == language
                    and getattr(s, "variant", "interactive") == variant),
                   key=lambda s: s.path.name)
 

@@ -16,12 +16,10 @@ import json
 import time
 from typing import Iterable, Iterator
 
+from ibench.languages import LANGUAGES
 from ibench.tasks.model import KnownSolution, Task
 
 from .base import Backend, Completion, GenerationRequest
-
-_EXTENSIONS = {"cpp": (".cpp", ".cc", ".cxx"), "python": (".py",), "java": (".java",), "go": (".go",)}
-_FENCE = {"cpp": "cpp", "python": "python", "java": "java", "go": "go"}
 
 
 class ReferenceBackend(Backend):
@@ -37,7 +35,7 @@ class ReferenceBackend(Backend):
         self.repeat_to_n = repeat_to_n
 
     def solutions(self, task: Task) -> list[KnownSolution]:
-        exts = _EXTENSIONS.get(self.language, ())
+        exts = LANGUAGES[self.language].extensions if self.language in LANGUAGES else ()
         variant = getattr(self, "variant", "interactive")
         return sorted((s for s in task.solutions if s.path.suffix in exts and getattr(s, "variant", "interactive") == variant),
                       key=lambda s: s.path.name)
@@ -73,7 +71,7 @@ class ReferenceBackend(Backend):
                 start = time.perf_counter()
                 sol = self.solution_for(req.task, index, req.round)
                 code = sol.path.read_text(encoding="utf-8", errors="replace")
-                fence = _FENCE.get(self.language, self.language)
+                fence = LANGUAGES[self.language].fence if self.language in LANGUAGES else self.language
                 yield Completion(
                     task_id=req.task_id,
                     sample_index=index,

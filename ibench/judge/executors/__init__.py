@@ -1,32 +1,35 @@
-"""Language executors, one module each, behind the :class:`Executor` interface."""
+"""Language executors, one module each, behind the :class:`Executor` interface. Which languages
+there are, and which module runs each, is ``ibench/languages.py``'s to say."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
-from .base import CompileCache, Executor, Program
-from .cpp import CppExecutor
-from .go import GoExecutor
-from .java import JavaExecutor
-from .python import PythonExecutor
+from ibench.languages import ALIASES, LANGUAGES, lookup, of_path
 
-EXECUTORS: dict[str, type] = {"cpp": CppExecutor, "python": PythonExecutor, "java": JavaExecutor, "go": GoExecutor}
-ALIASES = {"c++": "cpp", "cxx": "cpp", "cc": "cpp", "c++17": "cpp", "py": "python", "python3": "python",
-           "golang": "go", "java17": "java"}
+from .base import CompileCache, CompiledExecutor, Executor, Program
+
+
+def _load(path: str) -> type:
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+# name -> executor class, in the registry's order
+EXECUTORS: dict[str, type] = {name: _load(lang.executor) for name, lang in LANGUAGES.items()}
 
 
 def executor_class(language: str) -> type:
-    key = ALIASES.get(language.lower(), language.lower())
-    if key not in EXECUTORS:
-        raise ValueError(f"language {language!r} is not supported; available: {', '.join(EXECUTORS)}")
-    return EXECUTORS[key]
+    """The executor of a language's name or alias (any case); ValueError naming the ones there are."""
+    return EXECUTORS[lookup(language).name]
 
 
 def language_of(path: str | Path) -> str | None:
     """The executor language for a source file's extension (None if no executor takes it)."""
-    suffix = Path(path).suffix
-    return next((cls.language for cls in EXECUTORS.values() if suffix in cls.extensions), None)
+    lang = of_path(path)
+    return lang.name if lang else None
 
 
-__all__ = ["CompileCache", "CppExecutor", "Executor", "GoExecutor", "JavaExecutor", "Program", "PythonExecutor", "executor_class",
-           "language_of", "EXECUTORS"]
+__all__ = ["ALIASES", "CompileCache", "CompiledExecutor", "EXECUTORS", "Executor", "Program", "executor_class",
+           "language_of"]

@@ -1,15 +1,28 @@
-"""The executor interface (one module per language) and the content-addressed compile cache."""
+"""The executor interface (one module per language), the compile flow every language shares
+(:class:`CompiledExecutor`) and the content-addressed compile cache."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import ClassVar, Protocol
+
+from ibench.languages import LANGUAGES, Language
 
 from ..results import CompileInfo
+from ..sandbox import RunReport, RunRequest, Sandbox
+from ..sandbox.run import tail
+from ..settings import JudgeSettings
+from ..verdict import SIGPROF, SIGXCPU
+
+MESSAGE_TAIL = 4000  # of a compiler's diagnostics, kept in the result
+GRADER_IS_CPP = "this task links the solution with a C++ grader: it takes C++ solutions only"
+TRUSTED_IS_CPP = ("task programs (interactors, checkers, graders) are C++ with testlib; the judge builds them with "
+                  "the C++ executor")
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,204 @@ class Executor(Protocol):
     def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
         """Compile a task's own interactor, checker, generator or grader (``testlib_dir``: where
         its testlib.h comes from, for a precompiled copy)."""
+
+
+class CompiledExecutor:
+    """The compile flow of every language: grader check → key → cache lookup → stage → box run(s)
+    → classify → store → the runnable :class:`Program`. A language's file declares its row of
+    ``ibench/languages.py`` (``language``) and fills in only what differs:
+
+    - :meth:`toolchain` (the hook): find the toolchain; returns its identity, which keys the cache;
+    - :meth:`start`: per-machine preparation and the start-up self-test (optional);
+    - :meth:`key_parts`: what else determines a build (flags, the source, headers...);
+    - :meth:`build`: stage what the compiler needs besides the source, run it in the box
+      (:meth:`box_run`), and say ``(ok, message)`` (:meth:`box_stop` names a box's limit);
+    - :meth:`program` and :meth:`staged`: how the built file runs, and where it runs from.
+
+    Python's syntax check is its compile step; only C++ builds task programs (``compile_trusted``).
+    """
+
+    language: ClassVar[str]  # the name of its row in ibench/languages.py
+    spec: ClassVar[Language]  # that row (set from ``language``)
+    extensions: ClassVar[tuple[str, ...]]
+    time_factor: ClassVar[float]  # CPU-time limit multiplier (SPEC §4), from the row
+    key_tag: ClassVar[str]  # the first part of every cache key (a new tag re-keys every entry)
+    source_name: ClassVar[str]  # the staged source's file name, in the box at /src
+    links_grader: ClassVar[bool] = False  # can it link a task's C++ grader (only C++)
+    keeps_warnings: ClassVar[bool] = False  # the compiler's messages are kept with a good build too
+    compile_oom_markers: ClassVar[tuple[str, ...]] = ()  # what the compiler prints when its memory ran out
+    what: ClassVar[str] = "compile"  # the step, as messages name it
+    version: str = ""  # the toolchain every result records (CompileInfo.toolchain); "" where none is recorded
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.spec = LANGUAGES[cls.language]
+        cls.extensions, cls.time_factor = cls.spec.extensions, cls.spec.time_factor
+
+    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
+        self.settings = settings
+        self.cache = cache
+        self.sandbox = sandbox
+        self.identity = self.toolchain()
+        self.start()
+
+    # -- what a language fills in -------------------------------------------------------------
+    def toolchain(self) -> str:
+        """Find the toolchain (``judge.<spec.toolchain>``) and return its identity: everything
+        about it that can change a build, part of every cache key."""
+        raise NotImplementedError
+
+    def start(self) -> None:
+        """Once per executor, after :meth:`toolchain`: per-machine preparation, a self-test."""
+
+    def key_parts(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> tuple[bytes | str, ...]:
+        """What determines a build besides the sandbox and the toolchain (the source included)."""
+        return (source,)
+
+    def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
+              stderr_file: Path) -> tuple[bool, str]:
+        """Compile the staged ``src`` in the box into ``out``: ``(ok, message)``."""
+        raise NotImplementedError
+
+    def program(self, built: Path | None, info: CompileInfo) -> Program:
+        """The runnable program (``built`` None: it did not build)."""
+        return Program(built, info, time_factor=self.time_factor)
+
+    def staged(self, key: str, built: Path, source: str) -> Path:
+        """Where the program runs from (a cache entry, or a copy the sandbox's user can read)."""
+        return built
+
+    # -- the flow ------------------------------------------------------------------------------
+    def info(self, ok: bool, ms: float, cached: bool, message: str) -> CompileInfo:
+        return CompileInfo(ok, ms, cached, message, self.version)
+
+    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
+        """Compile model-written code inside the sandbox's box, which holds the toolchain and a
+        copy of exactly these inputs: the code may try to `#include` or `.incbin` anything."""
+        if extra_sources and not self.links_grader:
+            return self.program(None, self.info(False, 0.0, False, GRADER_IS_CPP))
+        # The sandbox is part of the key: a build made where the compiler could read more (no
+        # box), or refused by another box, is never reused by a judge that has this one.
+        key = content_key(self.key_tag, self.sandbox.compile_identity, self.identity,
+                          *self.key_parts(source, extra_sources, include_dirs))
+        built, meta = self.cache.lookup(key)
+        if meta is not None:
+            return self.program(self.staged(key, built, source) if built is not None else None,
+                                self.info(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+        t0 = time.perf_counter()
+        # The compiler sees a copy of exactly its inputs (read-only, in the box at /src) and the
+        # toolchain: anything else it is told to read finds nothing.
+        stage = self.sandbox.stage_dir()
+        src = stage / self.source_name
+        src.write_text(source, encoding="utf-8")
+        os.chmod(src, 0o644)
+        work = self.sandbox.private_dir()
+        out = work / "compile.out"
+        ok, message = self.build(src, stage, extra_sources, include_dirs, out, work / "compile.stderr")
+        if ok and not self.keeps_warnings:
+            message = ""
+        ms = (time.perf_counter() - t0) * 1000
+        stored = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
+        out.unlink(missing_ok=True)
+        return self.program(self.staged(key, stored, source) if stored is not None else None,
+                            self.info(ok, ms, False, message))
+
+    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
+        raise ValueError(f"{', '.join(map(str, sources))}: {TRUSTED_IS_CPP}")
+
+    # -- helpers for build() -------------------------------------------------------------------
+    def box_run(self, solver: Path, args: list[str], binds: list[tuple[str, str]], stderr_file: Path, *,
+                mem_kb: int, fsize_kb: int, nproc: int = 64, out: Path | None = None, export: str | None = None,
+                **request: object) -> RunReport:
+        """One toolchain run in the box under ``judge.compile_timeout_s`` (CPU; twice that of
+        wall clock), its output file ``export`` handed back at ``out``; a box that cannot be
+        built is a judge error, never the solution's."""
+        limit_ms = int(self.settings.compile_timeout_s * 1000)
+        if out is not None:
+            out.unlink(missing_ok=True)
+        report = self.sandbox.run(
+            RunRequest(solver=solver, solver_args=args, cpu_ms=limit_ms, mem_kb=mem_kb, wall_ms=limit_ms * 2,
+                       nproc=nproc, fsize_kb=fsize_kb, binds=binds, export=export, export_to=out,
+                       **request),  # type: ignore[arg-type]
+            solver_stderr=stderr_file)
+        if report.setup_error:
+            raise RuntimeError(f"sandboxed {self.what} could not start: {report.setup_error}")
+        return report
+
+    @staticmethod
+    def exported(report: RunReport, out: Path) -> bool:
+        """Did the run succeed and hand back a non-empty output file?"""
+        return report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
+
+    def box_stop(self, report: RunReport, message: str) -> str | None:
+        """Why the box stopped the compiler, or None: its time (the supervisor's kill, or the
+        kernel's SIGXCPU / SIGPROF backstops) or its memory (the cgroup's OOM kill, or the
+        compiler's own words for it)."""
+        if report.solver.killed != "none" or report.solver.signal in (SIGXCPU, SIGPROF):
+            return "compile time limit exceeded"
+        if report.oom_killed or any(m in message for m in self.compile_oom_markers):
+            return "compiler ran out of memory"
+        return None
+
+    @staticmethod
+    def seal(stage: Path) -> None:
+        """Make the staged inputs readable by the compiler's user, and no one's to write."""
+        for root, dirs, files in os.walk(stage):
+            for name in dirs:
+                os.chmod(os.path.join(root, name), 0o755)
+            for name in files:
+                os.chmod(os.path.join(root, name), 0o644)
+
+    # -- helpers for program() and start() -----------------------------------------------------
+    def program_copy(self, key: str, suffix: str, data: bytes) -> Path:
+        """A fresh copy in this slot's program dir, which only the judge can write: what runs is
+        exactly what was built or checked, whatever ran in this slot before, and the sandbox's
+        user reads it there (the compile cache may sit where it cannot)."""
+        path = self.sandbox.program_dir() / f"{key[:16]}{suffix}"
+        path.write_bytes(data)
+        os.chmod(path, 0o644)
+        return path
+
+    def boxed_program(self, path: Path | None, info: CompileInfo, command: tuple[str, ...], in_box: str,
+                      runtime_binds: tuple[tuple[str, str], ...], **runtime: object) -> Program:
+        """A program run by ``command`` (an interpreter, the JVM), the file bound read-only at
+        ``in_box`` where there is a box."""
+        inside = None
+        binds = runtime_binds
+        if path is not None and self.sandbox.boxed:
+            inside = in_box
+            binds = (*binds, (str(path), inside))
+        return Program(path, info, command, self.time_factor, binds=binds, script_path=inside,
+                       **runtime)  # type: ignore[arg-type]
+
+    def self_test(self, source: str, cannot: str, does_not_run: str) -> None:
+        """Compile and run a small program that prints ``ibench-ok``, in the box, at start-up: a
+        toolchain that cannot work in this sandbox is a judge error now, not a CE or RE charged
+        to every sample. ``cannot`` and ``does_not_run`` begin the two messages."""
+        prog = self.compile_untrusted(source, [], [])
+        if prog.binary is None:
+            raise RuntimeError(f"{cannot}: {prog.info.message[-800:]}")
+        work = self.sandbox.private_dir()
+        out, err = work / "selftest.out", work / "selftest.stderr"
+        limit_kb = 256 * 1024
+        exe, args = prog.command_for(limit_kb)
+        r = self.sandbox.run(RunRequest(solver=exe, argv0=str(exe) if args else None, solver_args=args, stdout=out,
+                                        cpu_ms=10000, mem_kb=prog.run_memory_kb(limit_kb), wall_ms=30000,
+                                        solver_env=list(prog.env),
+                                        nproc=self.settings.max_processes + prog.runtime_threads,
+                                        address_space_kb=prog.address_space_kb(limit_kb), binds=list(prog.binds)),
+                             solver_stderr=err)
+        if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
+            raise RuntimeError(f"{does_not_run} ({r.setup_error or r.solver.status_text}): {tail(err, 800).strip()}")
+
+
+def is_elf(path: Path) -> bool:
+    """Is ``path`` a native binary (not a launcher script)? The sandbox executes the file itself."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == b"\x7fELF"
+    except OSError:
+        return False
 
 
 class CompileCache:

@@ -11,14 +11,10 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..results import CompileInfo
-from ..sandbox import RunRequest, Sandbox
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import head_and_tail
-from ..settings import JudgeSettings
-from .base import CompileCache, Program, content_key, dir_digest
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key, dir_digest
 
-MESSAGE_TAIL = 4000
 # Each of the compile box's writable tmpfs (working dir, /tmp): far above what a contest program's
 # objects and binary take, and without root (no memory cgroup) it is what bounds the RAM a
 # hostile compile can fill.
@@ -45,21 +41,22 @@ def _stdcpp_header(compiler: str, flags: list[str]) -> Path | None:
     return None
 
 
-class CppExecutor:
+class CppExecutor(CompiledExecutor):
     language = "cpp"
-    extensions = (".cpp", ".cc", ".cxx")
-    time_factor = 1.0
+    key_tag = "untrusted-box-v2"
+    source_name = "solution.cpp"
+    links_grader = True  # a grader task's C++ grader is compiled with the solution
+    keeps_warnings = True
 
-    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
-        self.settings = settings
-        self.cache = cache
-        self.sandbox = sandbox
-        self.compiler = shutil.which(settings.compiler) or settings.compiler
-        self.identity = compiler_identity(settings.compiler)
-        self.flags = list(settings.cxx_flags)
+    def toolchain(self) -> str:
+        self.compiler = shutil.which(self.settings.compiler) or self.settings.compiler
+        return compiler_identity(self.settings.compiler)
+
+    def start(self) -> None:
+        self.flags = list(self.settings.cxx_flags)
         # gold links a small C++ program in a third of bfd's time: on a precompiled-header
         # compile that is a tenth of the total. Only the link step changes, not the program.
-        self.link_flags = ["-fuse-ld=gold"] if settings.fast_linker and shutil.which("ld.gold") else []
+        self.link_flags = ["-fuse-ld=gold"] if self.settings.fast_linker and shutil.which("ld.gold") else []
         self._pch_dir: Path | None | bool = False  # False: not tried yet
         self._testlib_pch: dict[Path, Path | None] = {}
 
@@ -131,7 +128,7 @@ class CppExecutor:
                           *[p.read_bytes() for p in sources], dir_digest(include_dirs))
         binary, meta = self.cache.lookup(key)
         if meta is not None:
-            return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+            return self.program(binary, self.info(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
         t0 = time.perf_counter()
         out = self.cache.root / f".build-{os.getpid()}-{key[:12]}"
         tl_pch = self.testlib_pch_dir(testlib_dir) if testlib_dir else None
@@ -145,7 +142,7 @@ class CppExecutor:
             ok, message = False, "compile time limit exceeded"
         ms = (time.perf_counter() - t0) * 1000
         binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
-        return Program(binary, CompileInfo(ok, ms, False, message))
+        return self.program(binary, self.info(ok, ms, False, message))
 
     # -- untrusted: model-written code --------------------------------------------------
     def toolchain_binds(self) -> list[tuple[str, str]]:
@@ -160,23 +157,13 @@ class CppExecutor:
             paths.append(str(pch))
         return [(p, p) for p in paths if os.path.lexists(p)]
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
-        pch = self.pch_dir()
-        # The sandbox is part of the key: a binary built where the compiler could read more (no
-        # box) is never reused by a judge that has one.
-        key = content_key("untrusted-box-v2", self.sandbox.compile_identity, self.identity,
-                          " ".join(self.flags + self.link_flags), source,
-                          *[p.read_bytes() for p in extra_sources], dir_digest(include_dirs), str(pch is not None))
-        binary, meta = self.cache.lookup(key)
-        if meta is not None:
-            return Program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+    def key_parts(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> tuple[bytes | str, ...]:
+        return (" ".join(self.flags + self.link_flags), source, *[p.read_bytes() for p in extra_sources],
+                dir_digest(include_dirs), str(self.pch_dir() is not None))
 
-        t0 = time.perf_counter()
-        # The compiler sees a copy of exactly its inputs (read-only, in the box at /src) and the
-        # toolchain: `#include` or `.incbin` of anything else finds nothing.
-        stage = self.sandbox.stage_dir()
-        src = stage / "solution.cpp"
-        src.write_text(source, encoding="utf-8")
+    def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
+              stderr_file: Path) -> tuple[bool, str]:
+        # The grader and the headers join the source in /src: `#include` of anything else finds nothing.
         inc_args: list[str] = []
         for i, d in enumerate(include_dirs):
             dst = stage / f"inc{i}"
@@ -186,34 +173,14 @@ class CppExecutor:
         for p in extra_sources:
             shutil.copy(p, stage / p.name)
             extra.append(self.sandbox.visible(stage / p.name))
-        for root, dirs, files in os.walk(stage):
-            for name in dirs:
-                os.chmod(os.path.join(root, name), 0o755)
-            for name in files:
-                os.chmod(os.path.join(root, name), 0o644)
+        self.seal(stage)
+        pch = self.pch_dir()
         flags = list(self.flags) + self.link_flags + (["-I", str(pch)] if pch else []) + inc_args
-        work = self.sandbox.private_dir()
-        out = work / "compile.out"
-        out.unlink(missing_ok=True)
-        stderr_file = work / "compile.stderr"
-        limit_ms = int(self.settings.compile_timeout_s * 1000)
-        report = self.sandbox.run(
-            RunRequest(solver=Path(self.compiler), argv0=self.compiler,
-                       solver_args=[*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
-                       solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=4 * 1024 * 1024,
-                       wall_ms=limit_ms * 2, nproc=64, fsize_kb=512 * 1024, box_kb=COMPILE_BOX_KB,
-                       binds=[*self.toolchain_binds(), *self.sandbox.stage_binds(stage)],
-                       export="solution.bin", export_to=out),
-            solver_stderr=stderr_file)
+        report = self.box_run(Path(self.compiler), [*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
+                              [*self.toolchain_binds(), *self.sandbox.stage_binds(stage)], stderr_file,
+                              argv0=self.compiler, solver_env=["TMPDIR=/tmp"], mem_kb=4 * 1024 * 1024,
+                              fsize_kb=512 * 1024, box_kb=COMPILE_BOX_KB, export="solution.bin", out=out)
         message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(stage) + "/", "")
-        if report.setup_error:
-            raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
-        ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
-        if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
-            message = "compile time limit exceeded\n" + message
-        elif not ok and report.oom_killed:
-            message = "compiler ran out of memory\n" + message
-        ms = (time.perf_counter() - t0) * 1000
-        binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
-        out.unlink(missing_ok=True)
-        return Program(binary, CompileInfo(ok, ms, False, message))
+        ok = self.exported(report, out)
+        why = None if ok else self.box_stop(report, message)
+        return ok, f"{why}\n{message}" if why else message

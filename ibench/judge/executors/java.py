@@ -15,17 +15,13 @@ import functools
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from ..results import CompileInfo
-from ..sandbox import RunRequest, Sandbox
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import tail
-from ..settings import JudgeSettings
-from .base import CompileCache, Program, content_key
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key
 
-MESSAGE_TAIL = 4000
 JAR_IN_BOX = "/prog/solution.jar"
 HELPER_IN_BOX = "/ibench-javac"
 HEADROOM_MB = 128  # the JVM's own memory on top of the heap (about 40 MB resident for a small program)
@@ -147,23 +143,27 @@ def _outside_links(home: Path) -> list[str]:
     return sorted(found)
 
 
-class JavaExecutor:
+class JavaExecutor(CompiledExecutor):
     language = "java"
-    extensions = (".java",)
-    time_factor = 2.0
+    key_tag = "java-box-v2"
+    source_name = "Main.java"
+    compile_oom_markers = (OOM_MARKER,)
 
-    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
-        self.settings = settings
-        self.cache = cache
-        self.sandbox = sandbox
-        self.java, self.home, self.identity = find_jdk(settings.javac)
+    def toolchain(self) -> str:
+        self.java, self.home, identity = find_jdk(self.settings.javac)
+        return identity
+
+    def start(self) -> None:
         paths = ["/usr", str(self.home), *_outside_links(self.home)]
         self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
         self.helper_dir = self._build_helper()
-        self._self_test()
+        self.self_test('public class Main { public static void main(String[] a) { '
+                       'System.out.print("ibench-ok"); } }\n',
+                       f"judge.javac: {self.version} cannot compile in the sandbox",
+                       f"judge.javac: {self.version} does not run in the sandbox")
 
     @property
-    def version(self) -> str:
+    def version(self) -> str:  # type: ignore[override]
         """What every result records: the compiler and the runtime, exactly."""
         lines = self.identity.splitlines()
         return f"{lines[1]}; {lines[2]}"
@@ -194,91 +194,32 @@ class JavaExecutor:
             os.chmod(f, 0o644)
         return d
 
-    def _self_test(self) -> None:
-        """Compile and run a two-line program in the box at start-up: a JDK that cannot work in
-        this sandbox is a judge error now, not a CE or RE charged to every sample."""
-        prog = self.compile_untrusted('public class Main { public static void main(String[] a) { '
-                                      'System.out.print("ibench-ok"); } }\n', [], [])
-        if prog.binary is None:
-            raise RuntimeError(f"judge.javac: {self.version} cannot compile in the sandbox: {prog.info.message[-800:]}")
-        work = self.sandbox.private_dir()
-        out, err = work / "selftest.out", work / "selftest.stderr"
-        limit_kb = 256 * 1024
-        exe, args = prog.command_for(limit_kb)
-        r = self.sandbox.run(RunRequest(solver=exe, argv0=str(exe), solver_args=args, stdout=out,
-                                        cpu_ms=10000, mem_kb=prog.run_memory_kb(limit_kb), wall_ms=30000,
-                                        nproc=self.settings.max_processes + prog.runtime_threads,
-                                        address_space_kb=prog.address_space_kb(limit_kb), binds=list(prog.binds)),
-                             solver_stderr=err)
-        if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
-            raise RuntimeError(f"judge.javac: {self.version} does not run in the sandbox ({r.setup_error or r.solver.status_text}): "
-                               f"{tail(err, 800).strip()}")
+    def program(self, jar: Path | None, info: CompileInfo) -> Program:
+        return self.boxed_program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), JAR_IN_BOX, self.runtime_binds,
+                                  runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
+                                  address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER))
 
-    def _program(self, jar: Path | None, info: CompileInfo) -> Program:
-        binds = self.runtime_binds
-        inside = None
-        if jar is not None and self.sandbox.boxed:
-            inside = JAR_IN_BOX
-            binds = (*binds, (str(jar), inside))
-        return Program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), self.time_factor, binds=binds,
-                       script_path=inside, runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
-                       address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER))
+    def staged(self, key: str, jar: Path, source: str) -> Path:
+        return self.program_copy(key, ".jar", jar.read_bytes())
 
-    def _stage(self, key: str, jar: Path) -> Path:
-        """A copy in this slot's program dir (which only the judge writes): the sandbox's user
-        reads it there; the compile cache may sit where it cannot."""
-        path = self.sandbox.program_dir() / f"{key[:16]}.jar"
-        shutil.copyfile(jar, path)
-        os.chmod(path, 0o644)
-        return path
+    def key_parts(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> tuple[bytes | str, ...]:
+        return (" ".join(COMPILE_FLAGS + JAVAC_OPTIONS), HELPER, source)
 
-    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
-        raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
-                         "C++ with testlib; the judge builds them with the C++ executor")
-
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
-        if extra_sources:
-            return self._program(None, CompileInfo(False, 0.0, False, "this task links the solution with a C++ grader: "
-                                                                      "it takes C++ solutions only", self.version))
-        key = content_key("java-box-v2", self.sandbox.compile_identity, self.identity, " ".join(COMPILE_FLAGS + JAVAC_OPTIONS),
-                          HELPER, source)
-        jar, meta = self.cache.lookup(key)
-        if meta is not None:
-            return self._program(self._stage(key, jar) if jar is not None else None,
-                                 CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", ""), self.version))
-        t0 = time.perf_counter()
-        stage = self.sandbox.stage_dir()
-        src = stage / "Main.java"
-        src.write_text(source, encoding="utf-8")
-        os.chmod(src, 0o644)
-        work = self.sandbox.private_dir()
-        out = work / "compile.out"
-        out.unlink(missing_ok=True)
-        stderr_file = work / "compile.stderr"
-        limit_ms = int(self.settings.compile_timeout_s * 1000)
+    def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
+              stderr_file: Path) -> tuple[bool, str]:
         helper = HELPER_IN_BOX if self.sandbox.boxed else str(self.helper_dir)
-        report = self.sandbox.run(
-            RunRequest(solver=self.java, argv0=str(self.java),
-                       solver_args=[*COMPILE_FLAGS, "-cp", helper, "IbenchJavac", self.sandbox.visible(src), "classes",
-                                    "solution.jar", *JAVAC_OPTIONS],
-                       solver_env=["TMPDIR=/tmp"], cpu_ms=limit_ms, mem_kb=3 * 1024 * 1024, wall_ms=limit_ms * 2,
-                       nproc=64, fsize_kb=256 * 1024, box_kb=256 * 1024, address_space_kb=12 * 1024 * 1024,
-                       binds=[*self.runtime_binds, (str(self.helper_dir), HELPER_IN_BOX), *self.sandbox.stage_binds(stage)],
-                       export="solution.jar", export_to=out),
-            solver_stderr=stderr_file)
+        report = self.box_run(self.java, [*COMPILE_FLAGS, "-cp", helper, "IbenchJavac", self.sandbox.visible(src),
+                                          "classes", "solution.jar", *JAVAC_OPTIONS],
+                              [*self.runtime_binds, (str(self.helper_dir), HELPER_IN_BOX), *self.sandbox.stage_binds(stage)],
+                              stderr_file, argv0=str(self.java), solver_env=["TMPDIR=/tmp"], mem_kb=3 * 1024 * 1024,
+                              fsize_kb=256 * 1024, box_kb=256 * 1024, address_space_kb=12 * 1024 * 1024,
+                              export="solution.jar", out=out)
         message = tail(stderr_file, MESSAGE_TAIL).replace("/Main.java", "Main.java")
-        if report.setup_error:
-            raise RuntimeError(f"sandboxed compile could not start: {report.setup_error}")
-        ok = report.solver.exit_code == 0 and out.is_file() and out.stat().st_size > 0
-        if not ok and (report.solver.killed != "none" or report.solver.signal in (24, 27)):
-            message = "compile time limit exceeded\n" + message
-        elif not ok and (report.oom_killed or OOM_MARKER in message):
-            message = "compiler ran out of memory\n" + message
+        ok = self.exported(report, out)
+        why = None if ok else self.box_stop(report, message)
+        if why:
+            message = f"{why}\n{message}"
         elif not ok and report.solver.exit_code not in (0, 1):
             raise RuntimeError(f"judge.javac: the compile helper failed in the sandbox ({report.solver.status_text}): "
                                f"{message.strip()[-800:]}")
-        ms = (time.perf_counter() - t0) * 1000
-        jar = self.cache.store(key, out if ok else None, {"ok": ok, "message": "" if ok else message, "ms": ms})
-        out.unlink(missing_ok=True)
-        return self._program(self._stage(key, jar) if jar is not None else None,
-                             CompileInfo(ok, ms, False, "" if ok else message, self.version))
+        return ok, message

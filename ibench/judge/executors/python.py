@@ -6,16 +6,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from ..results import CompileInfo
-from ..sandbox import RunRequest, Sandbox
 from ..sandbox.run import head_and_tail
 from ..settings import JudgeSettings
-from .base import CompileCache, Program, content_key
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, is_elf
 
-MESSAGE_TAIL = 4000
 DEFAULT_INTERPRETER = JudgeSettings.python  # the setting's default: it may fall back to other system paths
 SCRIPT_IN_BOX = "/prog/solution.py"
 # -E: ignore PYTHON* variables, -s: no user site-packages, -B: write no .pyc next to the script.
@@ -46,7 +43,7 @@ def find_interpreter(configured: str) -> Path:
     fallbacks = ("/usr/local/bin/python3", "python3") if configured == DEFAULT_INTERPRETER else ()
     for candidate in (configured, *fallbacks):
         path = shutil.which(candidate) if "/" not in candidate else candidate
-        if path and os.access(path, os.X_OK) and _is_binary(Path(os.path.realpath(path))):
+        if path and os.access(path, os.X_OK) and is_elf(Path(os.path.realpath(path))):
             return Path(os.path.realpath(path))
     raise RuntimeError(f"judge.python: {configured!r} is not a Python interpreter binary"
                        + (" (nor is /usr/local/bin/python3 or python3 on PATH)" if fallbacks else "")
@@ -67,94 +64,48 @@ def _python3_prefixes(interpreter: Path) -> list[str]:
     return sorted({p.strip() for p in out[1:3] if p.strip()})
 
 
-def _is_binary(path: Path) -> bool:
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == b"\x7fELF"
-    except OSError:
-        return False
-
-
-class PythonExecutor:
+class PythonExecutor(CompiledExecutor):
     language = "python"
-    extensions = (".py",)
-    time_factor = 2.0
+    key_tag = "python"
+    source_name = "solution.py"
+    what = "syntax check"
 
-    def __init__(self, settings: JudgeSettings, cache: CompileCache, sandbox: Sandbox):
-        self.settings = settings
-        self.cache = cache
-        self.sandbox = sandbox
-        self.interpreter = find_interpreter(settings.python)
-        prefixes = _python3_prefixes(self.interpreter)
-        self.identity = f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
+    def toolchain(self) -> str:
+        self.interpreter = find_interpreter(self.settings.python)
+        self.prefixes = _python3_prefixes(self.interpreter)
+        return f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
+
+    def start(self) -> None:
         # The box holds the interpreter, its standard library and the shared libraries.
-        paths = ["/usr", "/bin", *prefixes, str(self.interpreter)]
+        paths = ["/usr", "/bin", *self.prefixes, str(self.interpreter)]
         self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
 
-    def _program(self, script: Path | None, info: CompileInfo) -> Program:
-        inside = None
-        binds = self.runtime_binds
-        if script is not None and self.sandbox.boxed:
-            inside = SCRIPT_IN_BOX
-            binds = (*binds, (str(script), inside))
-        return Program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), self.time_factor,
-                       binds=binds, script_path=inside)
+    def program(self, script: Path | None, info: CompileInfo) -> Program:
+        return self.boxed_program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), SCRIPT_IN_BOX,
+                                  self.runtime_binds)
 
-    def _stage(self, key: str, source: str) -> Path:
-        """A fresh copy in this slot's program dir, which only the judge can write: what runs is
-        exactly the source that was checked, whatever ran in this slot before."""
-        path = self.sandbox.program_dir() / f"{key[:16]}.py"
-        path.write_text(source, encoding="utf-8")
-        os.chmod(path, 0o644)
-        return path
+    def staged(self, key: str, built: Path, source: str) -> Path:
+        # What runs is exactly the source that was checked (the cache entry is that source).
+        return self.program_copy(key, ".py", source.encode("utf-8"))
 
-    def compile_trusted(self, sources: list[Path], include_dirs: list[Path], testlib_dir: Path | None = None) -> Program:
-        raise ValueError(f"{', '.join(map(str, sources))}: task programs (interactors, checkers, graders) are "
-                         "C++ with testlib; the judge builds them with the C++ executor")
-
-    def compile_untrusted(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> Program:
-        if extra_sources:
-            return self._program(None, CompileInfo(False, 0.0, False,
-                                                   "this task links the solution with a C++ grader: "
-                                                   "it takes C++ solutions only"))
-        key = content_key("python", self.sandbox.compile_identity, self.identity, source)
-        checked, meta = self.cache.lookup(key)
-        if meta is not None:
-            script = self._stage(key, source) if checked is not None else None
-            return self._program(script, CompileInfo(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
-
-        t0 = time.perf_counter()
-        stage = self.sandbox.stage_dir()
-        src = stage / "solution.py"
-        src.write_text(source, encoding="utf-8")
-        os.chmod(src, 0o644)
-        stderr_file = self.sandbox.private_dir() / "compile.stderr"
-        limit_ms = int(self.settings.compile_timeout_s * 1000)
+    def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
+              stderr_file: Path) -> tuple[bool, str]:
         # compile() never runs the code, but a hostile source can still exhaust the parser
         # (deep nesting, huge literals): it is parsed in the sandbox, not in the judge.
-        report = self.sandbox.run(
-            RunRequest(solver=self.interpreter, argv0=str(self.interpreter),
-                       solver_args=[*FLAGS, "-c", _SYNTAX_CHECK, self.sandbox.visible(src)], cpu_ms=limit_ms,
-                       mem_kb=1024 * 1024, wall_ms=limit_ms * 2, nproc=4, fsize_kb=1024,
-                       binds=[*self.runtime_binds, *self.sandbox.stage_binds(stage)]),
-            solver_stderr=stderr_file)
+        report = self.box_run(self.interpreter, [*FLAGS, "-c", _SYNTAX_CHECK, self.sandbox.visible(src)],
+                              [*self.runtime_binds, *self.sandbox.stage_binds(stage)], stderr_file,
+                              argv0=str(self.interpreter), mem_kb=1024 * 1024, nproc=4, fsize_kb=1024)
         p = report.solver
-        if report.setup_error:
-            raise RuntimeError(f"sandboxed syntax check could not start: {report.setup_error}")
         message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(src), "solution.py")
         if p.exit_code == 0:
             ok = True
         elif p.exit_code == SOURCE_REJECTED:
             ok = False
-        elif p.killed != "none" or report.oom_killed or p.signal in (24, 27):
+        elif self.box_stop(report, message):
             ok, message = False, "syntax check exceeded its time or memory limit\n" + message
         else:  # the interpreter itself failed in the sandbox: not the solution's doing
             raise RuntimeError(f"judge.python: {self.interpreter} does not run in the sandbox "
                                f"({p.status_text}): {message.strip()[-500:]}")
-        ms = (time.perf_counter() - t0) * 1000
-        built = None
         if ok:  # the checked source itself is the cache entry, so a repeat is a hit
-            built = self.cache.root / f".py-{os.getpid()}-{key[:12]}"
-            built.write_text(source, encoding="utf-8")
-        self.cache.store(key, built, {"ok": ok, "message": "" if ok else message, "ms": ms})
-        return self._program(self._stage(key, source) if ok else None, CompileInfo(ok, ms, False, message if not ok else ""))
+            shutil.copyfile(src, out)
+        return ok, message

@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ibench.judge.executors import EXECUTORS
 from ibench.judge.verdict import Verdict, parse_verdict
+from ibench.languages import BY_EXTENSION
 
 from ..model import KnownSolution, TaskKind
 from .common import Collector, choices, is_number, json_type, read_json
 
-# Source files the judge can run as a known solution, by extension: exactly the executors'.
-SOLUTION_LANGUAGES: dict[str, str] = {ext: cls.language for cls in EXECUTORS.values() for ext in cls.extensions}
+# Source files the judge can run as a known solution, by extension (ibench/languages.py).
+SOLUTION_LANGUAGES: dict[str, str] = BY_EXTENSION
 
 
 def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collector) -> tuple[KnownSolution, ...]:
