@@ -348,8 +348,9 @@ def keep_mutants(task: Task, probe: TaskProbe, mutants: dict[str, str], settings
     for r in chosen:
         label = labels.get(r.id) or full.judge(task, mutants[r.id], language="cpp").verdict.value
         stem = Path(r.solution).stem
-        tag = r.id.rsplit(":", 1)[-1] if r.category == "A" else r.kind.replace("[", "").replace("]", "")
-        name = f"{label.lower()}_probe_{r.category.lower()}_{stem}_{r.kind if r.category == 'A' else ''}{tag}.cpp".replace("__", "_")
+        kind = r.kind.replace("[", "").replace("]", "")
+        tag = f"{kind}_{r.id.rsplit(':', 1)[-1]}" if r.category == "A" else kind
+        name = f"{label.lower()}_probe_{r.category.lower()}_{stem}_{tag}.cpp"
         if name in expected:
             continue
         (task.root / "solutions" / name).write_text(mutants[r.id], encoding="utf-8")
