@@ -15,9 +15,8 @@ from pathlib import Path
 import polars as pl
 
 REPO = Path(__file__).resolve().parents[2]
-# Small runs: two tasks (38 known solutions) for the end-to-end run, five (58) for the faults.
+# Small runs: two tasks, 38 known solutions.
 TASKS_2 = "bench.ids=[guess-the-number,three-remainders]"
-TASKS_5 = "bench.ids=[guess-the-number,three-remainders,kth-of-two-sorted,distinct-in-range,find-the-runner-up]"
 FIGURES_ENV = "IBENCH_SLURM_FIGURES"  # the lane's file of measured figures (one JSON object a line)
 
 

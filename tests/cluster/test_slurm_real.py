@@ -6,7 +6,7 @@ that happens to run Slurm never submits jobs.
 
 Faults are driven, not waited for: ``scancel --batch --signal=TERM`` (a clean stop), a
 ``scontrol update TimeLimit`` that brings the limit close, a job in the higher-priority partition
-(preemption), ``scontrol requeue``. Runs use ``model=reference`` on two or five tasks.
+(preemption), ``scontrol requeue``. Runs use ``model=reference`` on two tasks (38 samples).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
-from slurm_real import (REPO, TASKS_2, TASKS_5, cluster_state, figure, job, job_env, local_cluster_script,
+from slurm_real import (REPO, TASKS_2, cluster_state, figure, job, job_env, local_cluster_script,
                         local_slurmd_pid_file, log_text, run_dir, samples, sbatch, slurm_time, start_now, verdicts,
                         wait_done, wait_state, wait_verdicts)
 
@@ -41,6 +41,9 @@ def _only_with_a_cluster(request):
         if os.environ.get("IBENCH_SLURM_REAL") == "require":  # the lane started one: not having it fails
             pytest.fail(f"no Slurm cluster: {_state[0]}")
         pytest.skip(f"no Slurm cluster: {_state[0]}")
+
+
+N2 = 38  # samples of the two-task run (the known solutions of guess-the-number and three-remainders)
 
 
 def _once(run: Path) -> tuple[int, int]:
@@ -65,6 +68,12 @@ def _first_verdict_s(run: Path, info: dict[str, str]) -> float:
 def test_sbatch_two_nodes_every_sample_once_and_summary_equals_a_local_run(tmp_path):
     t0 = time.time()
     jid = sbatch(tmp_path / "slurm", ["model=reference", TASKS_2])
+    wait_verdicts(tmp_path / "slurm", 1, jid)  # (the figure below: submission to first verdict, unloaded)
+    # The same evaluation on this machine without Slurm, meanwhile: its summary must be the same.
+    local = tmp_path / "local"
+    local_run = subprocess.Popen([sys.executable, "-m", "ibench.launch", "model=reference", TASKS_2,
+                                  f"paths.output_dir={local}"], cwd=REPO, env=job_env(), stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True)
     info = wait_done(jid, timeout=300)
     log = log_text(tmp_path / "slurm", jid)
     assert info["JobState"] == "COMPLETED" and info["ExitCode"] == "0:0", log[-4000:]
@@ -84,12 +93,8 @@ def test_sbatch_two_nodes_every_sample_once_and_summary_equals_a_local_run(tmp_p
     figure("sbatch submission to first verdict", seconds=round(first, 1), job=jid,
            submission_to_end_s=round(wall, 1), samples=v.height)
     assert first < 120, f"first verdict {first:.0f}s after submission"
-    # The same evaluation on this machine without Slurm: the same summary.
-    local = tmp_path / "local"
-    proc = subprocess.run([sys.executable, "-m", "ibench.launch", "model=reference", TASKS_2,
-                           f"paths.output_dir={local}"], cwd=REPO, env=job_env(), capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    _, err = local_run.communicate(timeout=300)
+    assert local_run.returncode == 0, err[-3000:]
     _compare_summary(run, next(p.parent for p in local.rglob("summary.json")))
 
 
@@ -133,7 +138,7 @@ def test_submitit_sweep_one_run_folder_each_one_wandb_group_and_the_sweep_report
 # -- faults ---------------------------------------------------------------------------------------
 def test_scancel_batch_term_stops_cleanly_then_resubmit_resumes(tmp_path):
     out = tmp_path / "run"
-    jid = sbatch(out, ["model=reference", TASKS_5])
+    jid = sbatch(out, ["model=reference", TASKS_2])
     wait_verdicts(out, 3, jid)
     subprocess.run(["scancel", "--batch", "--signal=TERM", jid], check=True, timeout=30)
     info = wait_done(jid)
@@ -144,11 +149,11 @@ def test_scancel_batch_term_stops_cleanly_then_resubmit_resumes(tmp_path):
     run = run_dir(out)
     before = _once(run)
     assert before[0] == before[1] >= 3
-    jid2 = sbatch(out, ["model=reference", TASKS_5])
+    jid2 = sbatch(out, ["model=reference", TASKS_2])
     info2 = wait_done(jid2, timeout=300)
     log2 = log_text(out, jid2)
     assert info2["JobState"] == "COMPLETED", log2[-3000:]
-    assert _once(run) == (58, 58)
+    assert _once(run) == (N2, N2)
     stored = verdicts(run).sort("judged_at").head(before[0])
     assert stored["sample_id"].n_unique() == before[0]
     assert "plan: generate" in log2 and f"{before[0]} verdict(s)" in log2, log2[-3000:]
@@ -158,7 +163,7 @@ def test_time_limit_stops_the_driver_before_it_and_a_requeue_resumes(tmp_path):
     out = tmp_path / "run"
     # The bring-up stops the driver 50 s before the limit: far off with --time=10; then the limit
     # is brought to one minute (the job has run ~25 s): the stop comes within a poll (2 s).
-    jid = sbatch(out, ["model=reference", TASKS_5], ["--time=10"], env={"IBENCH_STOP_BEFORE_END_S": "50"})
+    jid = sbatch(out, ["model=reference", TASKS_2], ["--time=10"], env={"IBENCH_STOP_BEFORE_END_S": "50"})
     wait_verdicts(out, 1, jid)
     subprocess.run(["scontrol", "update", f"JobId={jid}", "TimeLimit=1"], check=True, timeout=30)
     info = wait_done(jid, timeout=120)
@@ -167,19 +172,19 @@ def test_time_limit_stops_the_driver_before_it_and_a_requeue_resumes(tmp_path):
     assert info["ExitCode"] == "143:0" and log.count("interrupted (SIGTERM)") == 1, \
         f"{info['JobState']} {info['ExitCode']}\n{log[-3000:]}"
     judged = _once(run_dir(out))
-    assert judged[0] == judged[1] < 58
+    assert judged[0] == judged[1] < N2
     subprocess.run(["scontrol", "requeue", jid], check=True, timeout=30)
     subprocess.run(["scontrol", "update", f"JobId={jid}", "TimeLimit=10"], check=True, timeout=30)
     start_now(jid)
     info = wait_state(jid, ("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT"), timeout=300)
     assert info["JobState"] == "COMPLETED" and info["Restarts"] == "1", log_text(out, jid)[-3000:]
-    assert _once(run_dir(out)) == (58, 58)
+    assert _once(run_dir(out)) == (N2, N2)
     assert log_text(out, jid).count("ibench: job") == 2, "--open-mode=append keeps the first attempt's log"
 
 
 def test_preemption_by_the_high_partition_requeues_and_resumes(tmp_path):
     out = tmp_path / "run"
-    jid = sbatch(out, ["model=reference", TASKS_5])
+    jid = sbatch(out, ["model=reference", TASKS_2])
     wait_verdicts(out, 3, jid)
     hi = subprocess.run(["sbatch", "--parsable", "--partition=high", "--nodes=2", "--exclusive",
                          f"--output={out}/high-%j.out", "--wrap", "sleep 2"], capture_output=True, text=True,
@@ -193,7 +198,7 @@ def test_preemption_by_the_high_partition_requeues_and_resumes(tmp_path):
     start_now(jid)
     info = wait_done(jid, timeout=300)
     assert info["JobState"] == "COMPLETED", log_text(out, jid)[-3000:]
-    assert _once(run_dir(out)) == (58, 58)
+    assert _once(run_dir(out)) == (N2, N2)
 
 
 def test_a_nodes_slurmd_killed_mid_run_loses_nothing(tmp_path):
@@ -203,7 +208,7 @@ def test_a_nodes_slurmd_killed_mid_run_loses_nothing(tmp_path):
     if not local_slurmd_pid_file("node2").is_file():
         pytest.skip("needs the local cluster of slurm/local/cluster.sh (its slurmd pid files)")
     out = tmp_path / "run"
-    jid = sbatch(out, ["model=reference", TASKS_5])
+    jid = sbatch(out, ["model=reference", TASKS_2])
     wait_verdicts(out, 1, jid)
     assert local_cluster_script("node-kill", "node2").returncode == 0
     try:
@@ -225,7 +230,7 @@ def test_a_nodes_slurmd_killed_mid_run_loses_nothing(tmp_path):
         info = wait_done(jid, timeout=300)
     figure("slurmd of node2 killed mid-run", final_state=info.get("JobState"), restarts=info.get("Restarts"))
     assert info["JobState"] == "COMPLETED", log_text(out, jid)[-3000:]
-    assert _once(run_dir(out)) == (58, 58)
+    assert _once(run_dir(out)) == (N2, N2)
 
 
 def test_cluster_tests_inside_an_allocation_ignore_its_slurm_variables(tmp_path):
