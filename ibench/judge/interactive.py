@@ -73,26 +73,27 @@ def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
         return CaseTranscript([])
     if not data.startswith(_TR_MAGIC):
         return CaseTranscript([])
+    unpack, size = _TR_HEADER.unpack_from, _TR_HEADER.size
     turns: list[dict] = []
-    raw: list[bytearray] = []  # the bytes of each turn, decoded at the end (a character may span records)
-    sides = {"solver": bytearray(), "judge": bytearray()}
     tails: dict[str, bytes] = {}
     pos, end, complete = len(_TR_MAGIC), len(data), False
-    while pos + _TR_HEADER.size <= end:
-        kind, a, b = _TR_HEADER.unpack_from(data, pos)
-        pos += _TR_HEADER.size
-        who = _WHO.get(kind)
-        if who is not None:
-            if pos + b > end:
+    prev, prev_raw = None, b""  # the last turn's side and bytes (the head's last turn may go on in the tail)
+    while pos + size <= end:
+        kind, a, b = unpack(data, pos)
+        pos += size
+        if kind == b"S" or kind == b"J":
+            q = pos + b
+            if q > end:
                 break
-            chunk = data[pos:pos + b]
-            pos += b
-            sides[who] += chunk
-            if turns and turns[-1]["who"] == who:  # the head's last turn going on in the tail
-                raw[-1] += chunk
+            who = "solver" if kind == b"S" else "judge"
+            if who == prev:
+                prev_raw += data[pos:q]
+                turns[-1]["text"] = prev_raw.decode("utf-8", "replace")
             else:
-                turns.append({"who": who, "text": "", "t_ms": round(a / 1000, 3)})
-                raw.append(bytearray(chunk))
+                prev_raw = data[pos:q]
+                turns.append({"who": who, "text": prev_raw.decode("utf-8", "replace"), "t_ms": a / 1000})
+                prev = who
+            pos = q
         elif kind in _TAIL:
             if pos + b > end:
                 break
@@ -100,21 +101,20 @@ def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
             pos += b
         elif kind == b"C":
             turns.append({"who": "cut", "cut": a, "turns": b})
-            raw.append(bytearray())
+            prev = None
         elif kind == b"E":
             complete = True
             break
         else:
             break
-    for t, r in zip(turns, raw):
-        if t["who"] != "cut":
-            t["text"] = r.decode("utf-8", "replace")
     if not complete and turns:
         turns.append({"who": "cut", "cut": None, "turns": None, "note": "the interactor's transcript ends early"})
 
     def last(who: str) -> str:
-        b = tails[who] if who in tails else bytes(sides[who][-tail_bytes:] if tail_bytes > 0 else b"")
-        return b.decode("utf-8", "replace")
+        if who in tails:
+            return tails[who].decode("utf-8", "replace")
+        text = "".join(t["text"] for t in turns if t["who"] == who)  # not the header's own tails
+        return text.encode()[-tail_bytes:].decode("utf-8", "replace") if tail_bytes > 0 else ""
 
     return CaseTranscript(turns, last("solver"), last("judge"), complete)
 

@@ -3,7 +3,7 @@ per program. Every writer (console table, JSON, parquet, W&B) serialises these o
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from .verdict import Verdict
 
@@ -39,8 +39,10 @@ class CaseResult:
     transcript: list[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
-        d = asdict(self)
+        # Not asdict(): its deep copy of a long transcript costs milliseconds; turns are flat dicts
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["verdict"] = self.verdict.value
+        d["transcript"] = [dict(t) for t in self.transcript]
         return d
 
 
@@ -63,7 +65,8 @@ class SampleResult:
         """The CLI's JSON shape; ``full`` adds transcripts, stderr tails and warnings."""
         keys = ("case", "verdict", "cpu_ms", "wall_ms", "peak_kb", "queries", "query_limit",
                 "solver_exit", "interactor_exit", "message")
-        cases = [c.to_dict() if full else {k: c.to_dict()[k] for k in keys} for c in self.cases]
+        cases = [c.to_dict() if full else {k: c.verdict.value if k == "verdict" else getattr(c, k) for k in keys}
+                 for c in self.cases]
         d = {
             "verdict": self.verdict.value,
             "score": self.score,

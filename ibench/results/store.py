@@ -159,7 +159,8 @@ class CaseRecord:
         if hasattr(kw.get("verdict"), "value"):
             kw["verdict"] = kw["verdict"].value
         if not isinstance(kw.get("transcript", ""), str):
-            kw["transcript"] = json.dumps(kw["transcript"], ensure_ascii=False) if kw["transcript"] else ""
+            kw["transcript"] = json.dumps(kw["transcript"], ensure_ascii=False, separators=(",", ":")) \
+                if kw["transcript"] else ""
         return cls(sample_id=sample_id, judge_key=judge_key, task_id=task_id, sample_index=index,
                    extra_json=json.dumps(extra, default=str), **kw)
 

@@ -467,12 +467,12 @@ struct Ring {
  * signal handler at any instant sees only correctly attributed bytes: each turn's side, offset
  * and length are its own fields; bytes are copied before a length covers them, and a turn is
  * shortened or dropped before its bytes are overwritten (compiler fences between the steps). */
-struct Turn {
-    unsigned long long t_us = 0;  // when its first byte passed, since registerInteraction()
-    unsigned long long off = 0;   // its first kept byte: head offset, or tail ring position
-    unsigned long long len = 0;
-    unsigned char who = 0;        // 'S' solver->judge (read), 'J' judge->solver (written)
-    bool cont = false;            // tail: the rest of a turn whose start is in the head
+struct Turn {  // trivial: a slot is written whole before the count that covers it
+    unsigned long long t_us;  // when its first byte passed, since registerInteraction()
+    unsigned long long off;   // its first kept byte: head offset, or tail ring position
+    unsigned long long len;
+    unsigned char who;        // 'S' solver->judge (read), 'J' judge->solver (written)
+    bool cont;                // tail: the rest of a turn whose start is in the head
 };
 
 static const size_t kTurnCost = 16;
@@ -503,8 +503,9 @@ struct TurnLog {
         tmax = tcap / kTurnCost;
         hbuf = static_cast<char*>(std::malloc(hcap));
         tbuf = static_cast<char*>(std::malloc(tcap));
-        hturn = static_cast<Turn*>(std::calloc(hmax, sizeof(Turn)));
-        tturn = static_cast<Turn*>(std::calloc(tmax, sizeof(Turn)));
+        // malloc, not calloc: pages are touched only as turns come (a short case stays cheap)
+        hturn = static_cast<Turn*>(std::malloc((hmax ? hmax : 1) * sizeof(Turn)));
+        tturn = static_cast<Turn*>(std::malloc((tmax ? tmax : 1) * sizeof(Turn)));
         if (!hbuf || !tbuf || !hturn || !tturn) hcap = tcap = hmax = tmax = 0;
         hclosed = hmax == 0;
 #ifdef IBENCH_TL_POSIX
