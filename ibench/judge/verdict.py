@@ -132,6 +132,11 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int,
                oom_markers: tuple[str, ...] = ()) -> Decision | None:
     if r.oom_killed:
         return Decision(Verdict.MLE, f"memory limit exceeded (killed at {mem_kb // 1024} MB)")
+    if r.solver.killed == "memory" and r.solver.signal == SIGKILL:
+        # no memory cgroup: the supervisor saw the resident memory of the solver's processes
+        # pass the limit and stopped it, as the cgroup would have
+        return Decision(Verdict.MLE, f"memory limit exceeded (resident {(r.solver_rss_at_kill_kb or 0) // 1024} MB, "
+                                     f"limit {mem_kb // 1024} MB)")
     # TLE from the exact figure alone: the kernel's CPU timers are backstops set well past the
     # limit (their tick-sampled accounting can fire early), so a SIGPROF or SIGXCPU death with
     # less CPU than the limit is the program's own signal, a crash like any other.

@@ -18,7 +18,7 @@ def judge_all(task_dir: str, solutions: list[str], settings: dict) -> list[dict]
     task = load_task(Path(task_dir))
     rows = []
     for sol in map(Path, solutions):
-        r = judge.judge(task, sol.read_text(), "python" if sol.suffix == ".py" else "cpp")
+        r = judge.judge(task, sol.read_text(), {".py": "python", ".java": "java", ".go": "go"}.get(sol.suffix, "cpp"))
         rows.append({"solution": sol.name, "verdict": r.verdict.value, "message": r.message, "sandbox": r.sandbox,
                      "stderr": [c.solver_stderr_tail for c in r.cases],
                      "cases": [{"verdict": c.verdict.value, "cpu_ms": c.cpu_ms, "peak_kb": c.peak_kb,

@@ -80,7 +80,7 @@ class ProcReport:
     signal: int | None = None
     cpu_us: int = 0
     maxrss_kb: int = 0
-    killed: str = "none"  # none | judge | grace | wall | cpu (an exact reading over the CPU limit)
+    killed: str = "none"  # none | judge | grace | wall | cpu (an exact reading over the CPU limit) | memory
     wall_us: int = 0
 
     @property
@@ -122,6 +122,7 @@ class RunReport:
     # whether the solver was blocked writing into that pipe (the interactor busy with a flood)
     solver_output_pending: int | None = None
     solver_blocked_writing: bool | None = None
+    solver_rss_at_kill_kb: int | None = None  # without a memory cgroup: what the memory check saw
 
     @property
     def solver_cpu_ms(self) -> float:
@@ -188,6 +189,7 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         tmpfs_kb=opt_int("box_tmpfs_kb") or 0,
         solver_output_pending=opt_int("solver_output_pending"),
         solver_blocked_writing=(kv["solver_blocked_writing"] == "1") if "solver_blocked_writing" in kv else None,
+        solver_rss_at_kill_kb=opt_int("solver_rss_at_kill_kb"),
     )
 
 

@@ -1082,6 +1082,7 @@ struct proc {
     struct rusage rec_ru;
     long rec_end_us;
     long long cg_v2_base_us;
+    long long init_children_base_us;  /* a sample's box: what its init had reaped before this case */
     long long others_cpu_us;  /* in a box: every other process of it, reaped by its init */
     long others_maxrss_kb;
     long tmpfs_kb;
@@ -1093,6 +1094,7 @@ static const char *kill_reason(int k) {
         case 2: return "grace";
         case 3: return "wall";
         case 4: return "cpu";
+        case 5: return "memory";
         default: return "none";
     }
 }
@@ -1266,7 +1268,9 @@ static long long solver_tree_cpu_us(struct proc *s) {
     }
     long long total = 0;
     walk_tree(s->pid, 0, 512, add_cpu, &total);
-    if (opt.box) total -= proc_cpu_us(s->pid);  /* the init itself: building the box is not the solver's */
+    /* the init itself (building the box is not the solver's) and, in a sample's box, the solvers of
+     * the sample's earlier cases, which its init reaped */
+    if (opt.box) total -= proc_cpu_us(s->pid) + s->init_children_base_us;
     return total;
 }
 
@@ -1302,6 +1306,30 @@ static int tree_runnable(struct proc *s, const char *cgdir) {
     }
     walk_tree(s->pid, 0, 256, note_runnable, &any);
     return any;
+}
+
+static void add_rss(pid_t pid, void *arg) {
+    char path[64], buf[128];
+    snprintf(path, sizeof path, "/proc/%d/statm", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0) close(fd);
+    if (n <= 0) return;
+    buf[n] = 0;
+    long size = 0, resident = 0;
+    if (sscanf(buf, "%ld %ld", &size, &resident) == 2) *(long long *)arg += (long long)resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Resident memory of every process of the solver (its box's, but the init's), in KB. */
+static long long solver_tree_rss_kb(struct proc *s) {
+    long long total = 0;
+    walk_tree(s->pid, 0, 512, add_rss, &total);
+    if (opt.box) {
+        long long init = 0;
+        add_rss(s->pid, &init);
+        total -= init;
+    }
+    return total;
 }
 
 /* A process is blocked writing into a pipe (the solver pushing output its judge does not read). */
@@ -1584,7 +1612,12 @@ static int run_case(int argc, char **argv) {
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     int cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    /* Without a memory cgroup nothing stops a process whose resident memory passes the limit
+     * (RLIMIT_AS caps reservations, not use): the supervisor looks every 10 ms, as the cgroup would
+     * stop it, so MLE does not wait for the CPU time the page faults cost (and turn into TLE). */
+    int mem_tfd = (!opt.cg_mem && !opt.cg_v2) ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC) : -1;
     if (sfd < 0 || tfd < 0 || cpu_tfd < 0) die("signalfd/timerfd");
+    long long rss_at_kill_kb = -1;
     long cpus = 1;
     {
         cpu_set_t cs;
@@ -1654,6 +1687,7 @@ static int run_case(int argc, char **argv) {
          * as soon as the interactor ends, so a solver writing after that still meets EPIPE. */
         pending_fd = fcntl(to_inter[0], F_DUPFD_CLOEXEC, 3);
         if (inter_out != to_solver[1]) close(inter_out);
+        if (use_zy && zy.pid > 0) sol.init_children_base_us = waited_children_us(zy.pid);
         sol.pid = use_zy ? zygote_case(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1])
                          : spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(to_inter[0]); close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
@@ -1664,6 +1698,7 @@ static int run_case(int argc, char **argv) {
         int out = open(opt.solver_stdout ? opt.solver_stdout : "/dev/null",
                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (in < 0 || out < 0) die("open batch stdin/stdout");
+        if (use_zy && zy.pid > 0) sol.init_children_base_us = waited_children_us(zy.pid);
         sol.pid = use_zy ? zygote_case(in, out, s_err, exe_fd, errpipe[1])
                          : spawn_solver(in, out, s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(in); close(out);
@@ -1680,6 +1715,10 @@ static int run_case(int argc, char **argv) {
     /* CPU checks: the first when the solver could have used its whole limit, then again for what
      * is left. CPU time advances at most `cpus` times as fast as the clock. */
     if (cpu_tfd >= 0) arm_at(cpu_tfd, start + opt.cpu_ms * 1000 / cpus + 1000);
+    if (mem_tfd >= 0) {
+        struct itimerspec every = {{0, 10000000}, {0, 10000000}};
+        timerfd_settime(mem_tfd, 0, &every, NULL);
+    }
 
     int grace_phase = 0;
     int first = 0;  /* 1 solver first, 2 interactor first */
@@ -1695,11 +1734,24 @@ static int run_case(int argc, char **argv) {
     int init_reaped = 0;
     int wait_for_init = opt.box && !use_zy;
     while (!sol.done || (itr.pid && !itr.done) || (wait_for_init && !init_reaped)) {
-        struct pollfd pf[4] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}, {cpu_tfd, POLLIN, 0}};
+        struct pollfd pf[5] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}, {cpu_tfd, POLLIN, 0},
+                               {sol.done || sol.killed ? -1 : mem_tfd, POLLIN, 0}};
         if (opt.box && !sol.done) pf[2].fd = record_fd;
-        if (poll(pf, 4, -1) < 0) {
+        if (poll(pf, 5, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll");
+        }
+        if (pf[4].revents & POLLIN) {
+            uint64_t ticks;
+            (void)!read(mem_tfd, &ticks, sizeof ticks);
+            if (!sol.done && !sol.killed) {
+                long long rss = solver_tree_rss_kb(&sol);
+                if (rss > opt.mem_kb) {
+                    rss_at_kill_kb = rss;
+                    sol.killed = 5;  /* over the memory limit, resident: MLE, as a cgroup would rule */
+                    end_solver(&sol);
+                }
+            }
         }
         if (pf[3].revents & POLLIN) {
             uint64_t ticks;
@@ -1922,6 +1974,7 @@ static int run_case(int argc, char **argv) {
     close(sfd);
     close(tfd);
     close(cpu_tfd);
+    if (mem_tfd >= 0) close(mem_tfd);
     if (pending_fd >= 0) close(pending_fd);
     if (en > 0) {
         errbuf[en] = 0;
@@ -1938,6 +1991,7 @@ static int run_case(int argc, char **argv) {
     if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
     if (sol_output_pending >= 0) printf("solver_output_pending=%d\n", sol_output_pending);
+    if (rss_at_kill_kb >= 0) printf("solver_rss_at_kill_kb=%lld\n", rss_at_kill_kb);
     if (sol_blocked_writing >= 0) printf("solver_blocked_writing=%d\n", sol_blocked_writing);
     if (prefill_how) printf("prefill=%s\nprefill_bytes=%lld\n", prefill_how, prefill_bytes);
     if (sol_cpu_at_inter_exit >= 0) printf("solver_cpu_at_interactor_exit_us=%lld\n", sol_cpu_at_inter_exit);
