@@ -295,3 +295,17 @@ def test_rlimit_mode_without_root_confines_writes_with_landlock(tasks, tmp_path)
     bad = [line for line in leaks(row) if "read-shadow" not in line]
     assert not bad, bad
     assert rows["honest.cpp"]["verdict"] == "OK", rows["honest.cpp"]
+
+
+def test_resident_memory_is_stopped_at_the_limit_without_a_cgroup(tmp_path):
+    """User-namespace mode has no memory cgroup: the JVM's stack overflow (stack = the limit)
+    grew to 1.6 GB resident and spent 1.2-2 s of CPU on page faults, so its declared MLE turned
+    TLE under load. The supervisor now stops resident memory past the limit as a cgroup would:
+    MLE on every case, long before the CPU limit. Three cases in one sample's box, so a later
+    case's CPU reading must not include the earlier cases' solvers either."""
+    task = Path(__file__).resolve().parents[2] / "tasks" / "guess-the-number"
+    src = (task / "solutions" / "mle_stack_overflow.java").read_text()
+    rows = run_mode("userns", task, {"so.java": src}, {"non_adaptive_cases": 3, "all_cases": True}, tmp_path)
+    cases = rows["so.java"]["cases"]
+    assert [c["verdict"] for c in cases] == ["MLE"] * 3, cases
+    assert all(c["cpu_ms"] < 1000 for c in cases), cases
