@@ -9,6 +9,7 @@
    precompiled <bits/stdc++.h>, and a cache hit. Targets: precompiled >= 3.5x faster than plain; cache hit < 20 ms.
 
     python scripts/bench_judge.py [--cases 200] [--compiles 12] [--unprivileged]
+    python scripts/bench_judge.py --both      # per case and per sample, root and user-namespace box, one table
 
 --unprivileged (as root) runs the same benchmark as an unprivileged user, the way a Slurm node
 judges: the box is then built through a user namespace.
@@ -119,7 +120,11 @@ def floor_case(solver: Path, interactor: Path, case: Path, tout: Path) -> float:
     return (time.perf_counter() - t0) * 1000
 
 
-def bench_cases(judge: Judge, task: Task, n: int, source: str = SOLVER, one_case: bool = False) -> dict:
+def bench_cases(judge: Judge, task: Task, n: int, source: str = SOLVER, one_case: bool = False,
+                per_sample: bool = False) -> dict:
+    """Median wall ms per case through the judge vs the floor, interleaved. ``per_sample``: every
+    case is a sample of its own (a new box and network namespace each time, as the first case of
+    every sample pays); otherwise the cases share one sample's box, as a sample's later cases do."""
     src_dir = Path(tempfile.mkdtemp(prefix="ibench-bench-"))
     prog = judge.compile_solution(task, source)
     assert prog.binary is not None, prog.info.message
@@ -131,6 +136,8 @@ def bench_cases(judge: Judge, task: Task, n: int, source: str = SOLVER, one_case
         # Interleaved so that load drift hits both sides alike.
         floor.append(floor_case(prog.binary, interactor, case.input_path, tout))
         t0 = time.perf_counter()
+        if per_sample:
+            judge.sandbox.new_sample()
         r = judge.interactive.run_case(task, case, prog, interactor)
         through.append((time.perf_counter() - t0) * 1000)
         if r.verdict.value != "OK":
@@ -185,7 +192,7 @@ def bench_compile(n: int) -> dict:
 LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
 
 
-def run_unprivileged(argv: list[str]) -> int:
+def run_unprivileged(argv: list[str], capture: bool = False):
     """This benchmark again, as an unprivileged user (the judge then builds its box through a
     user namespace)."""
     from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command
@@ -198,8 +205,13 @@ def run_unprivileged(argv: list[str]) -> int:
                                needs=[Path(__file__).resolve().parents[1]])
     if isinstance(cmd, str):
         print(f"cannot run unprivileged here: {cmd}", file=sys.stderr)
-        return 2
-    return subprocess.run(cmd).returncode
+        return {} if capture else 2
+    if not capture:
+        return subprocess.run(cmd).returncode
+    out = subprocess.run(cmd, capture_output=True, text=True).stdout.strip().splitlines()
+    data = json.loads(out[-1]) if out else {}
+    rows = data.get("rows", {})
+    return {"rows": rows, "label": next(iter(rows.values()))["sandbox"] if rows else "userns"}
 
 
 def main() -> int:
@@ -208,18 +220,43 @@ def main() -> int:
     ap.add_argument("--compiles", type=int, default=12, help="how many bundled accepted solutions to compile")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--unprivileged", action="store_true", help="as root: run as an unprivileged user (user-namespace box)")
+    ap.add_argument("--both", action="store_true", help="as root: per case and per sample, lightest and interactive, "
+                                                      "root and user-namespace box side by side (no compile figures)")
+    ap.add_argument("--modes", action="store_true", help=argparse.SUPPRESS)  # the rows as JSON (for --both)
     args = ap.parse_args()
     if args.unprivileged:
         return run_unprivileged(sys.argv[1:])
     judge = Judge(JudgeSettings())
     task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 100)
-    cases = bench_cases(judge, task, args.cases)
     answer = task.cases[0].input_path.read_text().strip()
-    light = bench_cases(judge, task, args.cases, LIGHT.replace("ANSWER", answer), one_case=True)
+    light_src = LIGHT.replace("ANSWER", answer)
+    rows = {"interactive, per case": bench_cases(judge, task, args.cases),
+            "lightest, per case": bench_cases(judge, task, args.cases, light_src, one_case=True),
+            "interactive, per sample (1 case)": bench_cases(judge, task, args.cases, per_sample=True),
+            "lightest, per sample (1 case)": bench_cases(judge, task, args.cases, light_src, one_case=True,
+                                                         per_sample=True)}
+    cases, light = rows["interactive, per case"], rows["lightest, per case"]
+    if args.modes:
+        print(json.dumps({"rows": rows}))
+        return 0
+    if args.both and os.geteuid() == 0:
+        # the user-namespace box: the same rows, as an unprivileged user, in this one run
+        un = run_unprivileged([a for a in sys.argv[1:] if a != "--both"] + ["--modes"], capture=True)
+        print(f"{'sandbox':28s} {'case':34s} {'floor ms':>9s} {'judge ms':>9s} {'ratio':>6s}   (target <= 1.2)")
+        for label, table in ((judge.sandbox.label, rows), (un.get("label", "userns"), un.get("rows", {}))):
+            for name, r in table.items():
+                print(f"{label:28s} {name:34s} {r['floor_ms']:9.2f} {r['judge_ms']:9.2f} {r['ratio']:6.2f}")
+        if not un:
+            print("  (user-namespace mode not run here)")
+        return 0
     comp = bench_compile(args.compiles)
     if args.json:
-        print(json.dumps({"interactive": cases, "lightest": light, "compile": comp}))
+        print(json.dumps({"interactive": cases, "lightest": light, "compile": comp, "rows": rows}))
         return 0
+    for name, r in rows.items():
+        if "per sample" in name:
+            print(f"{name} ({r['cases']} runs): floor {r['floor_ms']:.2f} ms, judge {r['judge_ms']:.2f} ms, "
+                  f"ratio {r['ratio']:.2f}")
     print(f"interactive case ({cases['cases']} runs, sandbox {cases['sandbox']}):")
     print(f"  floor (2 processes on os.pipe via subprocess): {cases['floor_ms']:8.2f} ms median")
     print(f"  through the judge:                            {cases['judge_ms']:8.2f} ms median")
