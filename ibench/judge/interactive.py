@@ -162,7 +162,9 @@ class InteractiveGrader:
             cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
             wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
             nproc=self.settings.max_processes + solver.runtime_threads, fsize_kb=self.settings.output_limit_mb * 1024,
-            interactor_cpu_ms=int(self.settings.interactor_cpu_s * 1000),
+            # never below the hard wall cap: a solver's flood that keeps the interactor reading
+            # must meet the cap (the solver's IDLE), not the interactor's own CPU limit (an SE)
+            interactor_cpu_ms=int(max(self.settings.interactor_cpu_s * 1000, lim.wall_ms * self.settings.wall_hard_factor)),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
