@@ -8,7 +8,6 @@ store) → run the pipeline → metrics → report. Every held resource is relea
 from __future__ import annotations
 
 import logging
-import signal
 import sys
 import time
 import uuid
@@ -352,7 +351,7 @@ def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | No
     d.mkdir(parents=True, exist_ok=True)
     hc = OmegaConf.to_container(HydraConfig.get(), resolve=False)
     if cfg.resume and (d / "hydra.yaml").is_file():
-        from ibench.preflight import IDENTITY_GROUPS, folder_settings
+        from ibench.preflight import folder_settings
 
         _, choices = folder_settings(run_dir)
         hc["runtime"]["choices"].update(choices)  # type: ignore[index]
@@ -609,11 +608,11 @@ def cli(argv: list[str] | None = None) -> None:
         argv = with_folder_choices(argv)
         sys.argv[1:] = argv
     try:
-        jobs, configs, problems = check_command(argv)
+        _jobs, configs, problems = check_command(argv)
     except Exception as exc:  # noqa: BLE001 - a fault of the check itself must not block a run
         print(f"note: the command-line check could not run ({type(exc).__name__}: {exc}); Hydra's own checks "
               "apply", file=sys.stderr)
-        jobs, configs, problems = [], [], []
+        _jobs, configs, problems = [], [], []
     if problems:
         print("error: invalid settings:\n  " + "\n  ".join(problems), file=sys.stderr)
         raise SystemExit(2)

@@ -237,12 +237,12 @@ def main(argv: list[str] | None = None) -> int:
     if i["errors"]:
         print(f"  first failure: {i['first_error']}")
     if not args.skip_launch:
-        l = launch_to_first_verdict(args, tiny_dir)
-        first = "none" if l["first_verdict_s"] is None else f"{l['first_verdict_s']:.1f} s"
-        print(f"launch (model={args.launch_model}): first judged sample after {first}; whole run {l['total_s']:.1f} s "
-              f"(exit {l['rc']}; {l['out']})")
-        if l["rc"]:
-            print(l["log_tail"])
+        lv = launch_to_first_verdict(args, tiny_dir)
+        first = "none" if lv["first_verdict_s"] is None else f"{lv['first_verdict_s']:.1f} s"
+        print(f"launch (model={args.launch_model}): first judged sample after {first}; whole run {lv['total_s']:.1f} s "
+              f"(exit {lv['rc']}; {lv['out']})")
+        if lv["rc"]:
+            print(lv["log_tail"])
     return 0
 
 

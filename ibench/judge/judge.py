@@ -179,8 +179,8 @@ class Judge:
         subtask_scores: dict[str, float] = {}
         if task.subtasks:
             for st in task.subtasks:
-                test_scores = [results[t].score if t in results and results[t].score is not None else 0.0
-                               for t in st.tests]
+                test_scores: list[float] = [sc if t in results and (sc := results[t].score) is not None else 0.0
+                                            for t in st.tests]
                 if st.grading == "min-score":
                     earned = st.score * (min(test_scores) if test_scores else 0.0)
                 else:

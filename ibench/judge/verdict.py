@@ -222,7 +222,8 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
             return Decision(Verdict.SE, f"interactor FAIL: {msg}")
         if it.exit_code not in TESTLIB_EXIT:
             return Decision(Verdict.SE, f"interactor exited with unexpected code {it.exit_code}: {msg}")
-    inter_v = (Verdict.WA if partial else TESTLIB_EXIT.get(it.exit_code)) if it.killed == "none" else None
+    code = it.exit_code if it.exit_code is not None else -1
+    inter_v = (Verdict.WA if partial else TESTLIB_EXIT.get(code)) if it.killed == "none" else None
     if solver_eof is not None:
         eof_caused = solver_eof
     else:

@@ -8,7 +8,6 @@ offline, and every call is guarded.
 
 from __future__ import annotations
 
-import glob
 import json
 import logging
 import netrc

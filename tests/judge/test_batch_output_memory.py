@@ -21,7 +21,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from ibench.judge import batch
 from ibench.judge.verdict import Verdict

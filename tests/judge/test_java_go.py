@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from judge_fixtures import build_guess_task, make_public, public_dir
 
-from ibench.judge import Judge, JudgeSettings, Verdict
+from ibench.judge import Verdict
 from ibench.judge.executors import language_of
 from ibench.judge.sandbox.unprivileged import NOBODY, unprivileged_command
 from ibench.tasks.load import load_task

@@ -276,8 +276,9 @@ def test_compare_labels_by_what_differs_and_fits_80_columns(tmp_path):
 def test_tasks_new_defaults_to_the_users_folder(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     env.pop("IBENCH_USER_TASKS", None)
-    run = lambda *a, **kw: subprocess.run([sys.executable, "-m", "ibench.tasks", *a], cwd=tmp_path, text=True,
-                                          capture_output=True, env={**env, **kw})
+    def run(*a, **kw):
+        return subprocess.run([sys.executable, "-m", "ibench.tasks", *a], cwd=tmp_path, text=True,
+                              capture_output=True, env={**env, **kw})
     proc = run("new", "demo-task")
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "my-tasks" / "demo-task" / "meta.json").is_file() and "created my-tasks/demo-task/" in proc.stdout

@@ -17,10 +17,10 @@ def _load(path: str) -> type:
 
 
 # name -> executor class, in the registry's order
-EXECUTORS: dict[str, type] = {name: _load(lang.executor) for name, lang in LANGUAGES.items()}
+EXECUTORS: dict[str, type[CompiledExecutor]] = {name: _load(lang.executor) for name, lang in LANGUAGES.items()}
 
 
-def executor_class(language: str) -> type:
+def executor_class(language: str) -> type[CompiledExecutor]:
     """The executor of a language's name or alias (any case); ValueError naming the ones there are."""
     return EXECUTORS[lookup(language).name]
 

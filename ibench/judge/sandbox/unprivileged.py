@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Sequence
 
 NOBODY = 65534
 
@@ -31,7 +32,7 @@ def user_namespaces_for(uid: int = NOBODY) -> str:
     return ""
 
 
-def unprivileged_command(argv: list[str], home: Path, needs: list[Path] = (), uid: int = NOBODY) -> list[str] | str:
+def unprivileged_command(argv: list[str], home: Path, needs: Sequence[Path] = (), uid: int = NOBODY) -> list[str] | str:
     """``argv`` (whose first word is this interpreter) as ``uid`` with HOME and IBENCH_CACHE in
     ``home`` (which ``uid`` must own), or a string saying why that cannot be done here.
     ``needs``: folders the command reads (the checkout), which must be open to other users."""
