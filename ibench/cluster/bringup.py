@@ -835,15 +835,17 @@ def run_driver(cluster: RayCluster, command: Sequence[str], retries: int = 1, jo
         nonlocal deadline, margin, next_check
         assert job is not None
         now = time.monotonic()
-        if now < next_check or stop["signal"] is not None:
+        if stop["signal"] is not None:
             return
-        next_check = now + float(os.environ.get(ENV_SLURM_POLL, "10"))
-        info = job.show()
-        left = job.seconds_left(info) if info else None
-        if left is not None:
-            remaining, limit = left
-            margin = stop_margin(limit)
-            deadline = now + remaining - margin
+        info: dict[str, str] = {}
+        if now >= next_check:  # scontrol every poll; the deadline is checked every second
+            next_check = now + float(os.environ.get(ENV_SLURM_POLL, "10"))
+            info = job.show()
+            left = job.seconds_left(info) if info else None
+            if left is not None:
+                remaining, limit = left
+                margin = stop_margin(limit)
+                deadline = now + remaining - margin
         if info and job.preempted(info):
             log.warning("job %s is being preempted (Slurm ends its Ray nodes; PreemptTime=%s): stopping the driver; "
                         "the job is requeued and resumes from its results store", job.job_id,
