@@ -112,9 +112,13 @@ def _split_top(spec: str) -> list[str]:
 def scontrol_hostnames(nodelist: str) -> list[str]:
     scontrol = shutil.which("scontrol")
     if scontrol:
-        out = subprocess.run([scontrol, "show", "hostnames", nodelist], capture_output=True, text=True,
-                             timeout=60, check=True).stdout
-        return [line.strip() for line in out.splitlines() if line.strip()]
+        try:
+            out = subprocess.run([scontrol, "show", "hostnames", nodelist], capture_output=True, text=True,
+                                 timeout=60, check=True).stdout
+            return [line.strip() for line in out.splitlines() if line.strip()]
+        except (OSError, subprocess.SubprocessError) as exc:  # a client without a config or controller
+            log.warning("scontrol show hostnames %s failed (%s); expanding the list without it", nodelist,
+                        getattr(exc, "stderr", None) or exc)
     return expand_hostlist(nodelist)
 
 
