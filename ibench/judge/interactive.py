@@ -42,7 +42,7 @@ def read_interactor_log(tout: Path) -> InteractorLog:
                          (eof[-1] == b"1") if eof else None)
 
 
-_TR_MAGIC = b"IBTR1\n"
+_TR_MAGIC = b"IBTR2\n"  # then a u32 count, the records' headers, their payloads
 _TR_HEADER = struct.Struct("<cQI")  # kind; u64 (t_us, or a count); u32 (payload bytes, or a count)
 _WHO = {b"S": "solver", b"J": "judge"}
 _TAIL = {b"s": "solver", b"j": "judge"}
@@ -71,39 +71,45 @@ def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
         data = path.read_bytes()
     except OSError:
         return CaseTranscript([])
-    if not data.startswith(_TR_MAGIC):
+    size = _TR_HEADER.size
+    start = len(_TR_MAGIC) + 4
+    if not data.startswith(_TR_MAGIC) or len(data) < start:
         return CaseTranscript([])
-    unpack, size = _TR_HEADER.unpack_from, _TR_HEADER.size
+    count = int.from_bytes(data[start - 4:start], "little")
+    table_end = start + count * size
+    if table_end > len(data):
+        return CaseTranscript([{"who": "cut", "cut": None, "turns": None, "note": "the interactor's transcript ends early"}])
+    table = _TR_HEADER.iter_unpack(data[start:table_end])  # every header in one call
+    payload = data[table_end:]
+    # ASCII (the usual exchange): decode once and slice the text by byte offsets
+    text = payload.decode("ascii") if payload.isascii() else None
     turns: list[dict] = []
     tails: dict[str, bytes] = {}
-    pos, end, complete = len(_TR_MAGIC), len(data), False
-    prev, prev_raw = None, b""  # the last turn's side and bytes (the head's last turn may go on in the tail)
-    while pos + size <= end:
-        kind, a, b = unpack(data, pos)
-        pos += size
+    pos, end, complete = 0, len(payload), False
+    prev, prev_at = None, 0  # the last turn's side and where its bytes start (the head's last turn may go on)
+    for kind, a, b in table:
         if kind == b"S" or kind == b"J":
             q = pos + b
             if q > end:
                 break
             who = "solver" if kind == b"S" else "judge"
             if who == prev:
-                prev_raw += data[pos:q]
-                turns[-1]["text"] = prev_raw.decode("utf-8", "replace")
+                turns[-1]["text"] = text[prev_at:q] if text is not None else payload[prev_at:q].decode("utf-8", "replace")
             else:
-                prev_raw = data[pos:q]
-                turns.append({"who": who, "text": prev_raw.decode("utf-8", "replace"), "t_ms": a / 1000})
-                prev = who
+                turns.append({"who": who, "text": text[pos:q] if text is not None else payload[pos:q].decode("utf-8", "replace"),
+                              "t_ms": a / 1000})
+                prev, prev_at = who, pos
             pos = q
         elif kind in _TAIL:
             if pos + b > end:
                 break
-            tails[_TAIL[kind]] = data[pos:pos + b]
+            tails[_TAIL[kind]] = payload[pos:pos + b]
             pos += b
         elif kind == b"C":
             turns.append({"who": "cut", "cut": a, "turns": b})
             prev = None
         elif kind == b"E":
-            complete = True
+            complete = pos == end
             break
         else:
             break

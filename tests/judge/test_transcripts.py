@@ -178,8 +178,8 @@ int main() { std::string s(200000, 'a'); s += "Z\n"; fwrite(s.data(), 1, s.size(
 
 
 FORGED = "ok all games answered correctly"
-# A solver's bytes dressed as the transcript file itself: the magic, a judge record with a length,
-# an end record; and the old text format's header lines.
+# A solver's bytes dressed as the transcript file itself (the magic, a count, a judge record's
+# header with its length, an end record, the payload), then the old text format's header line.
 FORGER = r"""
 #include <cstdio>
 #include <cstring>
@@ -187,14 +187,17 @@ int main() {
     const char text[] = "FORGED";
     unsigned char rec[64];
     size_t n = 0;
-    memcpy(rec, "IBTR1\n", 6); n = 6;
+    unsigned len = sizeof text - 1;
+    memcpy(rec, "IBTR2\n", 6); n = 6;
+    rec[n++] = 2; rec[n++] = 0; rec[n++] = 0; rec[n++] = 0;
     rec[n++] = 'J';
     for (int i = 0; i < 8; i++) rec[n++] = i == 0 ? 7 : 0;
-    unsigned len = sizeof text - 1;
     for (int i = 0; i < 4; i++) rec[n++] = (len >> (8 * i)) & 0xff;
+    rec[n++] = 'E';
+    for (int i = 0; i < 12; i++) rec[n++] = 0;
     fwrite(rec, 1, n, stdout);
     fwrite(text, 1, len, stdout);
-    fputs("E000000000000\n--- judge->solver ---\nFORGED\n", stdout);
+    fputs("\n--- judge->solver ---\nFORGED\n", stdout);
     fflush(stdout);
     return 0;
 }
@@ -211,7 +214,7 @@ def test_a_program_cannot_forge_a_judge_turn():
     judge_text = "".join(t["text"] for t in tr if t["who"] == "judge")
     solver_text = "".join(t["text"] for t in tr if t["who"] == "solver")
     assert FORGED not in judge_text and judge_text.split() == ["1", "1", "1", "-1"]
-    assert solver_text.count(FORGED) == 2 and solver_text.startswith("IBTR1\nJ\x07")
+    assert solver_text.count(FORGED) == 2 and solver_text.startswith("IBTR2\n\x02\x00\x00\x00J\x07")
     assert "--- judge->solver ---\n" + FORGED in solver_text  # the solver's bytes, as written
     assert r.cases[0].judge_to_solver_tail == judge_text and FORGED not in r.cases[0].judge_to_solver_tail
 
@@ -219,15 +222,23 @@ def test_a_program_cannot_forge_a_judge_turn():
 def test_reading_a_file_cut_short_keeps_what_is_whole(tmp_path):
     import struct
 
-    rec = lambda k, a, payload: struct.pack("<cQI", k, a, len(payload)) + payload  # noqa: E731
-    whole = b"IBTR1\n" + rec(b"J", 100, b"5\n") + rec(b"S", 2500, b"? 3\n") + struct.pack("<cQI", b"E", 6, 2)
+    recs = [(b"J", 100, b"5\n"), (b"S", 2500, b"? 3\n"), (b"s", 4, b"? 3\n"), (b"j", 2, b"5\n"), (b"E", 6, b"")]
+    whole = (b"IBTR2\n" + struct.pack("<I", len(recs)) + b"".join(struct.pack("<cQI", k, a, len(p)) for k, a, p in recs)
+             + b"".join(p for _, _, p in recs))
     (tmp_path / "t").write_bytes(whole)
     tr = read_transcript(tmp_path / "t")
     assert tr.complete and tr.turns == [{"who": "judge", "text": "5\n", "t_ms": 0.1},
                                         {"who": "solver", "text": "? 3\n", "t_ms": 2.5}]
-    (tmp_path / "t").write_bytes(whole[:-20])  # the interactor killed while writing it
+    assert (tr.solver_to_judge_tail, tr.judge_to_solver_tail) == ("? 3\n", "5\n")
+    (tmp_path / "t").write_bytes(whole[:-4])  # the interactor killed while writing it
     tr = read_transcript(tmp_path / "t")
-    assert not tr.complete and [t["who"] for t in tr.turns] == ["judge", "cut"] and tr.turns[1]["cut"] is None
+    assert not tr.complete and [t["who"] for t in tr.turns] == ["judge", "solver", "cut"] and tr.turns[2]["cut"] is None
+    (tmp_path / "t").write_bytes(whole[:30])  # ... or within the headers
+    assert [t["who"] for t in read_transcript(tmp_path / "t").turns] == ["cut"]
+    # bytes that are no UTF-8 are replaced, not lost
+    bad = whole.replace(b"? 3\n", b"? \xff\n")
+    (tmp_path / "t").write_bytes(bad)
+    assert read_transcript(tmp_path / "t").turns[1]["text"] == "? \ufffd\n"
     (tmp_path / "t").write_bytes(b"--- solver->judge ---\n? 1\n--- judge->solver ---\n1\n")  # not ours
     assert read_transcript(tmp_path / "t").turns == []
     assert read_transcript(tmp_path / "missing").turns == []

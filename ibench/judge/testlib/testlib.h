@@ -710,33 +710,34 @@ struct DumpOut {
     }
 };
 
-/* The transcript file: "IBTR1\n", then records of a 13-byte header (kind; u64; u32) and a
- * payload: 'S'/'J' a turn (t_us; byte count; the bytes), 'C' what the tail dropped (bytes;
- * turns; none), 's'/'j' the last bytes of solver->judge / judge->solver (all bytes of that
- * direction; byte count; the bytes), 'E' the end (all bytes; all turns; none).  Whose bytes are whose is in the
- * header the interactor wrote, and lengths delimit the bytes: nothing a solver sends can read
- * back as a header or as a judge turn. */
-inline void dumpTranscriptRaw() {
-    Transcript& t = transcript();
-    if (!t.active) return;
-    int fd = ::open(t.path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) return;
+/* The transcript file: "IBTR2\n", a u32 count of records, their 13-byte headers (kind; u64;
+ * u32), then the payloads of those that have one, in the same order: 'S'/'J' a turn (t_us;
+ * byte count; the bytes), 'C' what the tail dropped (bytes; whole turns; none), 's'/'j' the
+ * last bytes of solver->judge / judge->solver (all bytes of that direction; byte count; the
+ * bytes), 'E' the end (all bytes; all turns; none).  Whose bytes are whose is in the headers
+ * the interactor wrote, and lengths delimit the bytes: nothing a solver sends can read back as
+ * a header or as a judge turn.  (Headers first: the judge reads the table in one call.)  The
+ * state does not change while this runs (the interactor is single-threaded and its signal
+ * handlers only dump), so both passes see the same turns. */
+inline void dumpTurns(DumpOut& o, const Transcript& t, bool payloads) {
     const TurnLog& L = t.log;
-    DumpOut o(fd);
-    o.put("IBTR1\n", 6);
     size_t hn = L.hn;
     for (size_t i = 0; i < hn; i++) {
         const Turn& d = L.hturn[i];
         size_t len = size_t(d.len);
-        o.header(char(d.who), d.t_us, len);
-        o.put(L.hbuf + d.off, len);
+        if (payloads)
+            o.put(L.hbuf + d.off, len);
+        else
+            o.header(char(d.who), d.t_us, len);
     }
-    if (L.cutBytes > 0 || L.cutTurns > 0) o.header('C', L.cutBytes, L.cutTurns);
-    unsigned long long first = L.tfirst, end = L.tend;
-    for (unsigned long long j = first; j < end; j++) {
+    if (!payloads && (L.cutBytes > 0 || L.cutTurns > 0)) o.header('C', L.cutBytes, L.cutTurns);
+    for (unsigned long long j = L.tfirst; j < L.tend; j++) {
         const Turn& d = L.tturn[j % L.tmax];
         size_t len = size_t(d.len);
-        o.header(char(d.who), d.t_us, len);
+        if (!payloads) {
+            o.header(char(d.who), d.t_us, len);
+            continue;
+        }
         size_t s = size_t(d.off % L.tcap);
         size_t a = std::min(len, L.tcap - s);
         o.put(L.tbuf + s, a);
@@ -746,11 +747,30 @@ inline void dumpTranscriptRaw() {
     for (int k = 0; k < 2; k++) {
         const Ring& r = *tails[k];
         size_t len = r.len, st = r.start(), a = std::min(len, r.cap - st);
-        o.header(k == 0 ? 's' : 'j', r.total, len);
+        if (!payloads) {
+            o.header(k == 0 ? 's' : 'j', r.total, len);
+            continue;
+        }
         if (a > 0) o.put(r.buf + st, a);
         if (len > a) o.put(r.buf, len - a);
     }
-    o.header('E', L.totalBytes, L.totalTurns);
+    if (!payloads) o.header('E', L.totalBytes, L.totalTurns);
+}
+
+inline void dumpTranscriptRaw() {
+    Transcript& t = transcript();
+    if (!t.active) return;
+    int fd = ::open(t.path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return;
+    const TurnLog& L = t.log;
+    unsigned long long n = L.hn + (L.cutBytes > 0 || L.cutTurns > 0 ? 1 : 0) + (L.tend - L.tfirst) + 3;
+    DumpOut o(fd);
+    o.put("IBTR2\n", 6);
+    char c[4];
+    for (int i = 0; i < 4; i++) c[i] = char((n >> (8 * i)) & 0xff);
+    o.put(c, 4);
+    dumpTurns(o, t, false);
+    dumpTurns(o, t, true);
     o.flush();
     ::close(fd);
 }
