@@ -36,7 +36,7 @@ say() { echo "slurm-local: $*" >&2; }
 install() {
   if command -v slurmctld >/dev/null && command -v slurmd >/dev/null && command -v sbatch >/dev/null &&
      command -v munged >/dev/null; then
-    say "packages present ($(sbatch --version 2>/dev/null))"
+    say "packages present (slurm $(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo ?))"
     return 0
   fi
   [ "$(id -u)" = 0 ] || { say "install needs root (apt-get)"; return 1; }
@@ -44,7 +44,7 @@ install() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >/dev/null || true
   apt-get install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
-  say "installed ${PKGS[*]} ($(sbatch --version))"
+  say "installed ${PKGS[*]} (slurm $(dpkg-query -W -f='${Version}' slurmctld 2>/dev/null || echo ?))"
 }
 
 munge_ok() { [ -S "$MUNGE_SOCKET" ] && munge -n -S "$MUNGE_SOCKET" 2>/dev/null | unmunge -S "$MUNGE_SOCKET" >/dev/null 2>&1; }
@@ -93,6 +93,7 @@ start() {
   while [ $SECONDS -lt $deadline ]; do
     states="$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' ')"
     if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = 2 ]; then
+      states="$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' ')"
       say "up in $((SECONDS - t0))s: $states(SLURM_CONF=$CONF)"
       return 0
     fi
