@@ -68,7 +68,7 @@ def hunt(task: Task, mutant_id: str, source: str, tries: int, settings) -> Found
                 continue
             if all(judge.judge(task, s.path.read_text(encoding="utf-8"), language=solution_language(s.path),
                                cases=[case]).verdict.value == "OK" for s in accepted):
-                return Found(mutant_id, case.interactor, args, proc.stdout, res.verdict.value, r.case)
+                return Found(mutant_id, case.interactor or "non_adaptive", args, proc.stdout, res.verdict.value, r.case)
     return None
 
 

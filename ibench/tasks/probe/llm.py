@@ -21,10 +21,12 @@ def load_prompts(path: Path | None = None) -> dict[str, str]:
     from omegaconf import OmegaConf
 
     cfg = OmegaConf.to_container(OmegaConf.load(path or CONF / "probe" / "llm_mutants.yaml"), resolve=True)
+    if not isinstance(cfg, dict):
+        raise ValueError("conf/probe/llm_mutants.yaml: expected a mapping")
     missing = [k for k in ("system", "category_a", "category_b") if not isinstance(cfg.get(k), str)]
     if missing:
         raise ValueError(f"conf/probe/llm_mutants.yaml: missing {', '.join(missing)}")
-    return cfg
+    return {str(k): str(v) for k, v in cfg.items()}
 
 
 def build_backend(model: str, overrides: Sequence[str] = ()):
@@ -36,7 +38,9 @@ def build_backend(model: str, overrides: Sequence[str] = ()):
 
     with initialize_config_dir(str(CONF), version_base=None):
         cfg = compose("config", overrides=[f"model={model}", *overrides])
-    kwargs = {k: v for k, v in OmegaConf.to_container(cfg.model, resolve=True).items() if k != "preflight"}
+    model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
+    assert isinstance(model_cfg, dict)
+    kwargs = {k: v for k, v in model_cfg.items() if k != "preflight"}
     return instantiate(OmegaConf.create(kwargs), _convert_="all")
 
 
@@ -51,7 +55,8 @@ def llm_mutants(tasks: Sequence[Task], model: str, overrides: Sequence[str] = ()
     identity = json.dumps(backend.identity(), sort_keys=True, default=str)
     # One request per task and category; the categories get disjoint sample indices, so a
     # completion (task id, sample index) names its request.
-    requests, meta = [], {}
+    requests: list = []
+    meta: dict[tuple[str, int], tuple] = {}
     for task in tasks:
         for sol in probe_solutions(task)[:1]:  # the first accepted solution of each task
             for k, (cat, key) in enumerate((("LLM-A", "category_a"), ("LLM-B", "category_b"))):
@@ -66,13 +71,13 @@ def llm_mutants(tasks: Sequence[Task], model: str, overrides: Sequence[str] = ()
     by_task: dict[str, list[Mutant]] = {}
     try:
         for c in backend.generate(requests):
-            req, cat, sol, fp = meta[(c.task_id, c.sample_index)]
+            req, cat, sol_name, fp = meta[(c.task_id, c.sample_index)]
             _, final = split_reasoning(c.response, getattr(backend, "reasoning_format", "think"))
             code = extract_code(final, "cpp").code or ""
-            mid = f"{cat}:{sol}:{fp[:8]}:{c.sample_index}"
+            mid = f"{cat}:{sol_name}:{fp[:8]}:{c.sample_index}"
             why = "no code in the answer" if not code else (c.error or "model answer")
             by_task.setdefault(c.task_id, []).append(
-                Mutant(mid, req.task, cat, cat.split("-")[1].lower(), sol, code,
+                Mutant(mid, req.task, cat, cat.split("-")[1].lower(), sol_name, code,
                        f"asked for a Category {cat[-1]} mutant ({why})", fingerprint=fp))
     finally:
         backend.close()

@@ -19,7 +19,7 @@ import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from ..load import solution_language
 from ..model import KnownSolution, Task
@@ -161,9 +161,9 @@ def plan_mutants(task: Task, max_source: int | None = DEFAULT_MAX_SOURCE, catego
         if task.stdio_interactive:
             for sol in sols:
                 src = sol.path.read_text(encoding="utf-8")
-                for m in protocol_mutants(sol.path.name, src, facts):
-                    mutants.append(Mutant(m.id, task, "B", m.kind, sol.path.name, m.source, m.description,
-                                          required=m.required))
+                for pm in protocol_mutants(sol.path.name, src, facts):
+                    mutants.append(Mutant(pm.id, task, "B", pm.kind, sol.path.name, pm.source, pm.description,
+                                          required=pm.required))
             if not facts.budget and "probe" in task.meta:
                 notes.append("no budget in the card: extra_query not built")
         else:
@@ -173,8 +173,8 @@ def plan_mutants(task: Task, max_source: int | None = DEFAULT_MAX_SOURCE, catego
         chosen: list[Mutant] = []
         for sol in sols:
             src = sol.path.read_text(encoding="utf-8")
-            for m in source_mutants(sol.path.name, src, limit=per, seed=task.problem_id):
-                chosen.append(Mutant(m.id, task, "A", m.operator, sol.path.name, m.source, m.description, m.diff,
+            for sm in source_mutants(sol.path.name, src, limit=per, seed=task.problem_id):
+                chosen.append(Mutant(sm.id, task, "A", sm.operator, sol.path.name, sm.source, sm.description, sm.diff,
                                      original=src))
         if max_source is not None:
             chosen = chosen[:max_source]
@@ -200,8 +200,9 @@ def judge_mutant(m: Mutant, settings: "JudgeSettings") -> Record:
     """Judge one mutant (early exit: the first failing case decides); never raises."""
     from ibench.judge import Judge
 
-    base = dict(task=m.task.problem_id, id=m.id, category=m.category, kind=m.kind, solution=m.solution,
-                description=m.description, diff=m.diff, required="/".join(m.required), fingerprint=m.fingerprint)
+    base: dict[str, Any] = dict(task=m.task.problem_id, id=m.id, category=m.category, kind=m.kind,
+                                solution=m.solution, description=m.description, diff=m.diff,
+                                required="/".join(m.required), fingerprint=m.fingerprint)
     try:
         judge = Judge.shared(dataclasses.replace(settings, all_cases=False))
         result = judge.judge(m.task, m.source, language="cpp")
