@@ -11,7 +11,8 @@
 #
 # A cluster that cannot be installed or started (no apt, no root, no network) is reported loudly
 # and the lane is skipped (exit 0) unless IBENCH_SLURM_LANE=require (exit 1). A failing test always
-# fails the lane.
+# fails the lane. The cluster lives in $IBENCH_SLURM_DIR (default here /tmp/ibench-slurm-ci) on
+# Slurm's usual ports (6817-6819): another Slurm on this machine makes the start fail (SKIPPED).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 lane="${IBENCH_SLURM_LANE:-auto}"
