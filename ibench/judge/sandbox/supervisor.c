@@ -1726,6 +1726,7 @@ static int run_case(int argc, char **argv) {
     int wall_timeout = 0;
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     int sol_output_pending = -1, sol_blocked_writing = -1;
+    int inter_term_sent = 0;
     long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
     long starve_deadline = start + 4 * (hard_deadline - start);
 
@@ -1843,6 +1844,10 @@ static int run_case(int argc, char **argv) {
         if (pf[1].revents & POLLIN) {
             uint64_t ticks;
             (void)!read(tfd, &ticks, sizeof ticks);
+            if (inter_term_sent && itr.pid && !itr.done) {
+                kill_group(itr.pid);  /* the interactor had its 100 ms after SIGTERM */
+                continue;
+            }
             if (sol.done && (!itr.pid || itr.done)) continue;  /* only a box's init is left: no timeout */
             const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
             if (grace_phase && now_us() < deadline) {
@@ -1892,8 +1897,12 @@ static int run_case(int argc, char **argv) {
                     end_solver(&sol);
                 }
                 if (itr.pid && !itr.done) {
+                    /* SIGTERM first: ibench's header then writes its transcript (the exchange of
+                     * an IDLE case is worth reading); SIGKILL follows in 100 ms. */
                     itr.killed = 3;
-                    kill_group(itr.pid);
+                    kill(itr.pid, SIGTERM);
+                    inter_term_sent = 1;
+                    arm_at(tfd, now_us() + 100000);
                 }
             }
         }
