@@ -1103,38 +1103,45 @@ static void kill_group(pid_t pgid) {
     if (pgid > 0) kill(-pgid, SIGKILL);
 }
 
+/* A small /proc file into `buf`, NUL-terminated: its length, or -1 when it cannot be read. */
+static ssize_t read_proc(const char *path, char *buf, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    buf[n] = 0;
+    return n;
+}
+
+/* The fields of /proc/PID/stat after the command name (which may hold spaces and parens), from
+ * the state on; NULL when the file cannot be read. */
+static char *stat_fields(pid_t pid, char *buf, size_t size) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    if (read_proc(path, buf, size) < 0) return NULL;
+    char *p = strrchr(buf, ')');
+    return p && p[1] == ' ' ? p + 2 : buf + strlen(buf);
+}
+
 /* Scheduler state of a process: 'R' when it is running or waiting for a CPU, 'S'/'D' when it
  * is blocked. Used when the wall-clock cap expires: a runnable solver is working (its CPU timer
  * will end it), a blocked one is idle. Unlike a CPU-per-wall ratio, this does not change with
  * how loaded the machine is. */
 static char proc_state(pid_t pid) {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    buf[n] = 0;
-    char *p = strrchr(buf, ')');
-    return p && p[1] == ' ' ? p[2] : 0;
+    char buf[512];
+    char *f = stat_fields(pid, buf, sizeof buf);
+    return f ? f[0] : 0;
 }
 
 /* Has the process begun to exit (PF_EXITING) or finished (zombie)? */
 static int proc_exiting(pid_t pid) {
-    char path[64], buf[512];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 1;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return 1;
-    buf[n] = 0;
-    char *p = strrchr(buf, ')');
-    if (!p) return 0;
+    char buf[512];
+    char *f = stat_fields(pid, buf, sizeof buf);
+    if (!f) return 1;
     char state = 0;
     unsigned int flags = 0;
-    if (sscanf(p + 2, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2) return 0;
+    if (sscanf(f, "%c %*d %*d %*d %*d %*d %u", &state, &flags) != 2) return 0;
     return state == 'Z' || state == 'X' || (flags & 0x4) != 0;
 }
 
@@ -1148,18 +1155,11 @@ static long long proc_cpu_us(pid_t pid) {
 
 /* CPU of the children a process has already waited for (its rusage will hold them). */
 static long long waited_children_us(pid_t pid) {
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    ssize_t n = read(fd, buf, sizeof buf - 1);
-    close(fd);
-    if (n <= 0) return 0;
-    buf[n] = 0;
-    char *p = strrchr(buf, ')');
+    char buf[1024];
+    char *f = stat_fields(pid, buf, sizeof buf);
     long long cut = 0, cst = 0;
     /* fields after ")": state(3) ... utime(14) stime(15) cutime(16) cstime(17) */
-    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld", &cut, &cst) != 2) return 0;
+    if (!f || sscanf(f, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lld %lld", &cut, &cst) != 2) return 0;
     return (cut + cst) * 1000000LL / sysconf(_SC_CLK_TCK);
 }
 
@@ -1177,11 +1177,7 @@ static int walk_tree(pid_t pid, int depth, int budget, void (*visit)(pid_t, void
         if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
         char cp[320], buf[4096];
         snprintf(cp, sizeof cp, "/proc/%d/task/%s/children", pid, e->d_name);
-        int fd = open(cp, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
-        if (n <= 0) continue;
-        buf[n] = 0;
+        if (read_proc(cp, buf, sizeof buf) < 0) continue;
         for (char *q = buf; *q && budget > 0;) {
             long c = strtol(q, &q, 10);
             if (c > 0) budget = walk_tree((pid_t)c, depth + 1, budget, visit, arg);
@@ -1215,11 +1211,7 @@ static int proc_runnable(pid_t pid) {
         if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
         char sp[320], buf[512];
         snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", pid, e->d_name);
-        int fd = open(sp, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
-        if (n <= 0) continue;
-        buf[n] = 0;
+        if (read_proc(sp, buf, sizeof buf) < 0) continue;
         char *q = strrchr(buf, ')');
         if (q && q[1] == ' ' && (q[2] == 'R' || q[2] == 'D')) any = 1;
     }
@@ -1246,13 +1238,7 @@ static pid_t solver_pid(struct proc *s) {
     if (s->inner <= 0 && !s->done) {
         char path[96], buf[256];
         snprintf(path, sizeof path, "/proc/%d/task/%d/children", s->pid, s->pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
-        if (n > 0) {
-            buf[n] = 0;
-            s->inner = (pid_t)strtol(buf, NULL, 10);
-        }
+        if (read_proc(path, buf, sizeof buf) > 0) s->inner = (pid_t)strtol(buf, NULL, 10);
     }
     return s->inner > 0 ? s->inner : s->pid;
 }
@@ -1292,11 +1278,7 @@ static int tree_runnable(struct proc *s, const char *cgdir) {
         pid_t self = s->pid;
         char path[96], buf[4096];
         snprintf(path, sizeof path, "/proc/%d/task/%d/children", self, self);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
-        if (n <= 0) return 0;
-        buf[n] = 0;
+        if (read_proc(path, buf, sizeof buf) < 0) return 0;
         for (char *q = buf; *q;) {
             long c = strtol(q, &q, 10);
             if (c > 0) walk_tree((pid_t)c, 1, 256, note_runnable, &any);
@@ -1311,11 +1293,7 @@ static int tree_runnable(struct proc *s, const char *cgdir) {
 static void add_rss(pid_t pid, void *arg) {
     char path[64], buf[128];
     snprintf(path, sizeof path, "/proc/%d/statm", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0) close(fd);
-    if (n <= 0) return;
-    buf[n] = 0;
+    if (read_proc(path, buf, sizeof buf) < 0) return;
     long size = 0, resident = 0;
     if (sscanf(buf, "%ld %ld", &size, &resident) == 2) *(long long *)arg += (long long)resident * (sysconf(_SC_PAGESIZE) / 1024);
 }
@@ -1336,11 +1314,7 @@ static long long solver_tree_rss_kb(struct proc *s) {
 static int blocked_in_pipe_write(pid_t pid) {
     char path[64], buf[64];
     snprintf(path, sizeof path, "/proc/%d/wchan", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-    if (fd >= 0) close(fd);
-    if (n <= 0) return 0;
-    buf[n] = 0;
+    if (read_proc(path, buf, sizeof buf) < 0) return 0;
     return strstr(buf, "pipe_write") != NULL || strstr(buf, "pipe_wait") != NULL;
 }
 
