@@ -41,7 +41,6 @@ BURN = {
            "\t\tif float64(ru.Utime.Nano()+ru.Stime.Nano())/1e9 >= TARGET {\n\t\t\treturn\n\t\t}\n\t}\n}\n\n"
            "func main() {\n\tburn()\n"),
 }
-EXT = {"cpp": "cpp", "python": "py", "java": "java", "go": "go"}
 
 
 @dataclass
@@ -65,7 +64,9 @@ ROWS = [
 
 
 def source_for(row: Row, limit_s: float) -> str:
-    src = (TASK / "solutions" / f"ok_binary_search.{EXT[row.language]}").read_text()
+    from ibench.languages import LANGUAGES
+
+    src = (TASK / "solutions" / f"ok_binary_search{LANGUAGES[row.language].extensions[0]}").read_text()
     if row.share is None:
         return src
     anchor, burn = BURN[row.language]
@@ -99,13 +100,14 @@ def stop_hogs(hogs: list[mp.Process]) -> None:
 def run_rows(rows: list[Row], runs: int, judge=None, progress=print) -> list[dict]:
     """Judge each row's solution ``runs`` times (all cases): verdict counts, flips, CPU figures."""
     from ibench.judge import Judge, JudgeSettings
+    from ibench.languages import LANGUAGES
     from ibench.tasks.load import load_task
 
     judge = judge or Judge(JudgeSettings(non_adaptive_cases=1))
     task = load_task(TASK)
     out = []
     for row in rows:
-        factor = {"cpp": 1.0, "go": 1.0, "python": 2.0, "java": 2.0}[row.language]
+        factor = LANGUAGES[row.language].time_factor
         src = source_for(row, task.cpu_time_limit_ms * factor / 1000)
         verdicts: Counter[str] = Counter()
         cpu: list[float] = []
