@@ -92,9 +92,12 @@ start() {
   local deadline=$((SECONDS + WAIT_S)) states=""
   while [ $SECONDS -lt $deadline ]; do
     states="$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' ')"
-    if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = 2 ]; then
+    # "idle" in sinfo is the controller's view and can come before a slurmd launches steps (CI once
+    # saw the first job FAIL 7 s after an "up in 1s"): up means a two-node step has run.
+    if [ "$(sinfo -h -N -t idle -o '%N' 2>/dev/null | sort -u | wc -l)" = 2 ] \
+       && timeout 30 srun -N2 --ntasks-per-node=1 -t 1 -J ibench-smoke true >/dev/null 2>"$DIR/log/smoke.err"; then
       states="$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' ')"
-      say "up in $((SECONDS - t0))s: $states(SLURM_CONF=$CONF)"
+      say "up in $((SECONDS - t0))s: $states(a step ran on both nodes; SLURM_CONF=$CONF)"
       return 0
     fi
     sleep 0.5

@@ -104,8 +104,11 @@ def wait_verdicts(out: Path, n: int, job_id: str, timeout: float = 180) -> int:
         got = verdict_count(out)
         if got >= n:
             return got
-        state = job(job_id).get("JobState")
-        assert state in ("PENDING", "RUNNING", "CONFIGURING"), f"job {job_id} ended ({state}) before {n} verdicts"
+        info = job(job_id)
+        state = info.get("JobState")
+        assert state in ("PENDING", "RUNNING", "CONFIGURING"), (
+            f"job {job_id} ended ({state}, ExitCode={info.get('ExitCode')}, Reason={info.get('Reason')}) before "
+            f"{n} verdicts; the end of its log:\n{log_tail(out, job_id)}")
         time.sleep(1.0)
     raise AssertionError(f"fewer than {n} verdicts within {timeout:.0f}s")
 
@@ -124,6 +127,14 @@ def samples(run: Path) -> pl.DataFrame:
 
 def log_text(out: Path, job_id: str) -> str:
     return (out / f"slurm-{job_id}.out").read_text(errors="replace")
+
+
+def log_tail(out: Path, job_id: str, lines: int = 60) -> str:
+    """The last lines of a job's log (for a failure's message: a job that ended says why there)."""
+    try:
+        return "\n".join(log_text(out, job_id).splitlines()[-lines:])
+    except OSError as exc:
+        return f"(no log: {exc})"
 
 
 def slurm_time(text: str) -> float:
