@@ -1,10 +1,11 @@
 """Generation streaming into judging, on Ray (thin orchestration; no metrics, no I/O format).
 
-A background thread drives the backend and hands over each completion as it arrives; the main
-loop turns it into a :class:`~ibench.results.store.SampleRecord`, appends it to the store and submits
-one Ray judge task for it (``num_cpus = pipeline.judge_cpus``), keeping at most
-``pipeline.max_inflight`` judge tasks in flight — when judging falls behind, the hand-over
-queue fills and generation waits. GPUs generate while CPUs judge.
+A background thread drives the backend and hands over each completion as it arrives; the
+judging loop (:class:`~ibench.cluster.judge_loop.JudgeLoop`) pulls it, as a
+:class:`~ibench.results.store.SampleRecord` appended to the store, and submits one Ray judge task
+for it (``num_cpus = pipeline.judge_cpus``), keeping at most ``pipeline.max_inflight`` judge tasks
+in flight — when judging falls behind, the hand-over queue fills and generation waits. GPUs
+generate while CPUs judge.
 
 The run is a loop of rounds, each planned from the store (:mod:`ibench.plan`). Round 1 is every
 sample's first attempt; with ``sampling.refine_rounds=K`` (iterative refinement, InteractBench
@@ -24,19 +25,17 @@ from __future__ import annotations
 import logging
 import queue
 import threading
-import time
 from typing import Any, Callable
 
-from ibench.cluster.judging import judge_sample  # the Ray judge task (one Judge per settings per worker)
+from ibench.cluster.judge_loop import JudgeJob, JudgeLoop, Outcome, inflight_limit
 from ibench.generate.base import Backend, Completion, SamplingSettings
 from ibench.generate.feedback import FeedbackSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.results import SampleResult
 from ibench.judge.settings import JudgeSettings
-from ibench.judge.verdict import Verdict
 from ibench.plan import Plan, Planner, RunPlan
 from ibench.progress import Bars, Progress
-from ibench.results.records import error_result, make_sample_record, no_code_result, run_keys, verdict_rows
+from ibench.results.records import make_sample_record, no_code_result, run_keys, verdict_rows
 from ibench.results.store import RunStore, SampleRecord
 from ibench.tasks.model import Task
 
@@ -92,8 +91,6 @@ class Pipeline:
         return RunPlan(rounds)
 
     def _run_round(self, plan: Plan) -> None:
-        import ray
-
         self._current = plan
         self.progress.planned_generate += plan.n_generate
         self.progress.planned_judge += plan.n_generate + len(plan.to_judge)
@@ -105,113 +102,31 @@ class Pipeline:
         if plan.stopped:
             log.warning("round %d: %d sample(s) end before it: their last round has no verdict to answer "
                         "(a judge error, or a failed request)", plan.round, plan.stopped)
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        limit = self.max_inflight or max(2, int(2 * cpus / max(self.judge_cpus, 0.001)))
-        remote = ray.remote(judge_sample).options(num_cpus=self.judge_cpus, max_retries=self.task_retries,
-                                                  scheduling_strategy="SPREAD",
-                                                   retry_exceptions=False)
-        settings_ref = ray.put(self.judge)
-        task_refs: dict[str, Any] = {}
-
-        handoff: queue.Queue[Any] = queue.Queue(maxsize=max(1, limit))
-        done = object()
-        failure: list[BaseException] = []
-        stop = threading.Event()
-
-        def produce() -> None:
-            try:
-                for completion in self.backend.generate(plan.requests):
-                    while not stop.is_set():
-                        try:
-                            handoff.put(completion, timeout=0.2)
-                            break
-                        except queue.Full:
-                            continue
-                    if stop.is_set():
-                        return
-            except BaseException as exc:  # surfaced in the main thread
-                failure.append(exc)
-            finally:
-                while True:  # never block forever on a full queue once the main loop has gone
-                    try:
-                        handoff.put(done, timeout=0.2)
-                        break
-                    except queue.Full:
-                        if stop.is_set():
-                            break
-
-        inflight: dict[Any, tuple[SampleRecord, int]] = {}
-        backlog: list[SampleRecord] = list(plan.to_judge)
+        loop = JudgeLoop(self.judge, judge_cpus=self.judge_cpus, max_retries=self.task_retries,
+                         max_inflight=self.max_inflight, rejudge_se=self.rejudge_se)
         bars = Bars(self.show_progress, plan.n_generate, plan.n_generate + len(plan.to_judge), self.console,
-                     suffix="" if self.rounds == 1 else f" r{plan.round}")
+                    suffix="" if self.rounds == 1 else f" r{plan.round}")
+        source = _RoundSource(self, plan, bars, inflight_limit(self.max_inflight, self.judge_cpus))
+        if plan.requests and not self._backend_ready:  # only now: a fully resumed run never loads a model
+            self.backend.setup(self.sampling)
+            self._backend_ready = True
 
-        def submit(rec: SampleRecord, attempt: int = 1) -> None:
-            if rec.code is None:
-                self._record(rec, no_code_result(rec), 0.0, attempt, "")
-                bars.judged()
-                return
-            if rec.task_id not in task_refs:
-                task_refs[rec.task_id] = ray.put(self.by_id[rec.task_id])
-            ref = remote.remote(task_refs[rec.task_id], rec.code, rec.language, settings_ref)
-            inflight[ref] = (rec, attempt)
+        def on_result(job: JudgeJob, out: Outcome) -> None:
+            self._record(job.payload, out.result, out.wall_s, out.attempt, out.node)
+            bars.judged()
 
-        producer = threading.Thread(target=produce, name="ibench-generate", daemon=True)
-        if plan.requests:
-            # Only now: a fully resumed run never loads a model.
-            if not self._backend_ready:
-                self.backend.setup(self.sampling)
-                self._backend_ready = True
-            producer.start()
-        else:
-            handoff.put(done)
-        generating = True
-        last_report = 0.0
+        def on_tick() -> None:
+            if self.on_progress:
+                self.on_progress(self.progress)
+
         try:
             with bars:
-                while generating or inflight or backlog:
-                    # 1. take new samples while there is room
-                    while len(inflight) < limit and (backlog or generating):
-                        if backlog:
-                            submit(backlog.pop(0))
-                            continue
-                        try:
-                            item = handoff.get(timeout=0.05 if inflight else 0.2)
-                        except queue.Empty:
-                            break
-                        if item is done:
-                            generating = False
-                            if failure:
-                                raise failure[0]
-                            break
-                        rec = self._new_sample(item)
-                        bars.generated()
-                        submit(rec)
-                    # 2. collect finished judge tasks
-                    if inflight:
-                        ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.2)
-                        if ready:
-                            rest = [r for r in inflight if r not in ready]
-                            more, _ = ray.wait(rest, num_returns=len(rest), timeout=0) if rest else ([], [])
-                            for ref in [*ready, *more]:
-                                rec, attempt = inflight.pop(ref)
-                                self._collect(ref, rec, attempt, submit, bars)
-                    now = time.monotonic()
-                    if self.on_progress and now - last_report >= 1.0:
-                        last_report = now
-                        self.on_progress(self.progress)
-        except BaseException as exc:
-            stop.set()
-            # On Ctrl-C the judge workers got the same SIGINT; cancelling their tasks then trips a
-            # Ray core check (abort). ray.shutdown ends them anyway.
-            if not isinstance(exc, KeyboardInterrupt):
-                for ref in inflight:
-                    ray.cancel(ref, force=True)
-            raise
+                source.start()
+                loop.run(source, on_result, on_tick)
         finally:
-            stop.set()
+            source.stopping.set()
             self.store.flush()
-        if producer.is_alive():
-            producer.join(timeout=5)
+        source.join()  # after a clean end only: on Ctrl-C the backend may be mid-request
 
     def _prompt_record(self, task_id: str) -> dict:
         if task_id not in self._prompt_info:
@@ -239,23 +154,6 @@ class Pipeline:
             self.progress.no_code += 1
         return rec
 
-    def _collect(self, ref: Any, rec: SampleRecord, attempt: int, submit: Callable, bars: Bars) -> None:
-        import ray
-
-        try:
-            result, wall, node = ray.get(ref)
-        except Exception as exc:  # noqa: BLE001 - a crashed judge is a judge error, never the model's
-            result, wall, node = error_result(f"judge task failed: {type(exc).__name__}: {str(exc)[-800:]}"), 0.0, ""
-        if result.verdict is Verdict.SE and attempt <= self.rejudge_se:
-            log.warning("judge error on %s sample %d (%s); re-judging (attempt %d)", rec.task_id,
-                        rec.sample_index, result.message, attempt + 1)
-            submit(rec, attempt + 1)
-            return
-        if result.verdict is Verdict.SE:
-            log.error("JUDGE ERROR on %s sample %d: %s", rec.task_id, rec.sample_index, result.message)
-        self._record(rec, result, wall, attempt, node)
-        bars.judged()
-
     def _record(self, rec: SampleRecord, result: SampleResult, wall: float, attempt: int, node: str) -> None:
         v, cases = verdict_rows(rec, result, self.keys.judge_key, wall, attempt, node)
         self.store.add_verdict(v, cases)
@@ -275,3 +173,76 @@ class Pipeline:
             if tid in out and (expected is None or row["sample_index"] < expected.get(tid, 0)):
                 out[tid].append(row["verdict"])
         return out
+
+
+class _RoundSource:
+    """One round's judge jobs: the stored samples still without a verdict, then each new sample
+    as generation hands it over. A background thread drives the backend; the hand-over queue
+    holds at most the loop's in-flight bound, so when judging falls behind generation waits.
+    A sample without code is recorded here (CE, SPEC §4) and never reaches a judge."""
+
+    _DONE = object()
+
+    def __init__(self, pipeline: Pipeline, plan: Plan, bars: Bars, limit: int) -> None:
+        self.pipeline, self.plan, self.bars = pipeline, plan, bars
+        self.backlog: list[SampleRecord] = list(plan.to_judge)
+        self.handoff: queue.Queue[Any] = queue.Queue(maxsize=max(1, limit))
+        self.failure: list[BaseException] = []
+        self.stopping = threading.Event()
+        self.generating = bool(plan.requests)
+        self.thread = threading.Thread(target=self._produce, name="ibench-generate", daemon=True)
+
+    def start(self) -> None:
+        if self.generating:
+            self.thread.start()
+
+    def join(self) -> None:
+        if self.thread.is_alive():
+            self.thread.join(timeout=5)
+
+    def _put(self, item: Any) -> bool:
+        while not self.stopping.is_set():
+            try:
+                self.handoff.put(item, timeout=0.2)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def _produce(self) -> None:
+        try:
+            for completion in self.pipeline.backend.generate(self.plan.requests):
+                if not self._put(completion):
+                    return
+        except BaseException as exc:  # surfaced in the main thread
+            self.failure.append(exc)
+        finally:
+            self._put(self._DONE)  # never blocks forever once the main loop has gone
+
+    @property
+    def exhausted(self) -> bool:
+        return not self.backlog and not self.generating
+
+    def next(self, timeout: float) -> JudgeJob | None:
+        while True:
+            if self.backlog:
+                rec = self.backlog.pop(0)
+            elif not self.generating:
+                return None
+            else:
+                try:
+                    item = self.handoff.get(timeout=timeout)
+                except queue.Empty:
+                    return None
+                if item is self._DONE:
+                    self.generating = False
+                    if self.failure:
+                        raise self.failure[0]
+                    return None
+                rec = self.pipeline._new_sample(item)
+                self.bars.generated()
+            if rec.code is not None:
+                return JudgeJob(rec.sample_id, self.pipeline.by_id[rec.task_id], rec.code, rec.language, payload=rec,
+                                label=f"{rec.task_id} sample {rec.sample_index}")
+            self.pipeline._record(rec, no_code_result(rec), 0.0, 1, "")
+            self.bars.judged()

@@ -3,7 +3,8 @@
 
 Each configuration is a real cluster brought up by :mod:`ibench.cluster.bringup` (local
 launcher: every "node" is a ``ray start`` process on this machine) and judged through
-:func:`ibench.cluster.judging.judge_all` (the judge task with retries and idempotent keys):
+:func:`ibench.cluster.judge_loop.judge_all` (the pipeline's own bounded judging loop, with retries and
+idempotent keys):
 
     1cpu     one node, 1 CPU
     2cpu     one node, 2 CPUs                      scaling efficiency = rate(2cpu) / (2 x rate(1cpu))
@@ -135,7 +136,7 @@ def direct(task, samples: int, repeats: int) -> dict:
 def on_cluster(name: str, cpus: list[int], task_dir: Path, samples: int, job_root: Path, repeats: int) -> dict:
     import ray
 
-    from ibench.cluster.judging import JudgeJob, judge_all
+    from ibench.cluster.judge_loop import JudgeJob, judge_all
     from ibench.tasks.load import load_task as load
 
     temp = Path(tempfile.mkdtemp(prefix="ibb-", dir="/tmp"))

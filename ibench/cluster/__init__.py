@@ -4,8 +4,9 @@
 - :class:`~ibench.cluster.slurm.SlurmCluster` (``cluster=slurm``): connect to the multi-node Ray
   cluster that ``slurm/ibench.sbatch`` brought up (:mod:`ibench.cluster.bringup`), or, inside a
   Slurm job without one (a hydra-submitit sweep job), start it over the job's nodes.
-- :mod:`ibench.cluster.judging`: the Ray judge task with node/sandbox identity, a bounded
-  map with idempotent keys (benchmarks, tests), and per-node sandbox surveys.
+- :mod:`ibench.cluster.judging`: the Ray judge task with node/sandbox identity, and per-node
+  sandbox surveys; :mod:`ibench.cluster.judge_loop`: the one bounded judging loop (the
+  pipeline's, the benchmarks', the tests').
 
 The single-machine classes live in :mod:`ibench.cluster.local`.
 """

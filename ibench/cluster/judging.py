@@ -1,4 +1,4 @@
-"""Judging on a Ray cluster: the judge task, who judged what, and a bounded map with idempotent keys.
+"""Judging on a Ray cluster: the judge task, who judged what, and the nodes' sandboxes.
 
 - :func:`judge_sample` is the Ray judge task body: one :class:`~ibench.judge.Judge` per settings
   per worker process (its sandbox slot and compile caches stay warm), the result, the judge's
@@ -6,10 +6,8 @@
   one host stay distinguishable). The sandbox label (``root+cgroup-v1+box+seccomp``,
   ``rlimit+seccomp``) is in the result itself, so every stored verdict says where and how it
   was judged.
-- :func:`judge_all` runs many samples through that task, at most ``max_inflight`` at a time,
-  retried by Ray when a worker or node dies (``max_retries``; such failures are system failures,
-  a judge *exception* is not retried), each result recorded once under its key however often
-  its task ran.
+- The loop that runs many samples through that task, bounded in flight, is
+  :mod:`ibench.cluster.judge_loop` (the pipeline's and the benchmarks').
 - :func:`survey_nodes` runs a probe on every alive node (hard node affinity) and reports each
   node's sandbox capabilities; :func:`sandbox_mismatches` finds nodes whose capabilities differ
   from the majority, from a survey or from stored verdict rows.
@@ -22,12 +20,11 @@ import os
 import socket
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Sequence
 
-from ibench.judge.results import CompileInfo, SampleResult
+from ibench.judge.results import SampleResult
 from ibench.judge.settings import JudgeSettings
-from ibench.judge.verdict import Verdict
 
 log = logging.getLogger(__name__)
 
@@ -115,8 +112,8 @@ def _compiler_version(compiler: str) -> str:
 def judge_sample(task: Any, code: str, language: str, settings: JudgeSettings) -> tuple[SampleResult, float, str]:
     """The judge task body: ``(result, judge wall seconds, node label)``.
 
-    The pipeline runs this as its Ray judge task; the node label adds the Ray node id to the
-    host name.
+    :class:`~ibench.cluster.judge_loop.JudgeLoop` runs this as its Ray judge task; the node
+    label adds the Ray node id to the host name.
     """
     from ibench.judge import Judge
 
@@ -124,114 +121,6 @@ def judge_sample(task: Any, code: str, language: str, settings: JudgeSettings) -
     start = time.perf_counter()
     result = judge.judge(task, code, language=language)
     return result, time.perf_counter() - start, node_label()
-
-
-def judge_error(message: str) -> SampleResult:
-    return SampleResult(verdict=Verdict.SE, cases=[], compile=CompileInfo(ok=False, ms=0.0, cached=False),
-                        sandbox="", message=message, warnings=[message])
-
-
-# -- many samples -------------------------------------------------------------------------------------
-@dataclass
-class JudgeJob:
-    key: str  # idempotency key (e.g. the store's sample_id)
-    task: Any  # ibench.tasks.model.Task
-    code: str
-    language: str = "cpp"
-
-
-@dataclass
-class Outcome:
-    key: str
-    result: SampleResult
-    wall_s: float
-    node: str
-    submitted_at: float
-    finished_at: float
-
-    @property
-    def verdict(self) -> str:
-        return self.result.verdict.value
-
-
-@dataclass
-class JudgeRun:
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
-    duplicates: int = 0  # results that arrived for a key already recorded (dropped)
-    failed: int = 0  # tasks that failed for good (recorded as SE)
-    wall_s: float = 0.0
-
-    def by_node(self) -> Counter:
-        return Counter(o.node for o in self.outcomes.values())
-
-    def cases(self) -> int:
-        return sum(len(o.result.cases) for o in self.outcomes.values())
-
-
-def judge_all(jobs: Iterable[JudgeJob], settings: JudgeSettings, judge_cpus: float = 1.0, max_retries: int = 3,
-              max_inflight: int = 0, spread: bool = True,
-              on_outcome: Callable[[Outcome], None] | None = None) -> JudgeRun:
-    """Judge every job on the connected Ray cluster; one :class:`Outcome` per key.
-
-    A task whose worker or node dies is re-run by Ray up to ``max_retries`` times on a live node;
-    one that still fails is recorded as a judge error (SE), never dropped. A key submitted twice,
-    or a result arriving for a key already recorded, is recorded once.
-    """
-    import ray
-
-    remote = ray.remote(judge_sample).options(num_cpus=judge_cpus, max_retries=max_retries, retry_exceptions=False,
-                                              scheduling_strategy="SPREAD" if spread else "DEFAULT")
-    if not max_inflight:
-        cpus = ray.cluster_resources().get("CPU", 1)
-        max_inflight = max(2, int(2 * cpus / max(judge_cpus, 1e-3)))
-    settings_ref = ray.put(settings)
-    task_refs: dict[str, Any] = {}
-    run = JudgeRun()
-    pending = list(jobs)
-    pending.reverse()
-    seen: set[str] = set()
-    inflight: dict[Any, tuple[JudgeJob, float]] = {}
-    start = time.perf_counter()
-
-    def record(job: JudgeJob, result: SampleResult, wall: float, node: str, t0: float) -> None:
-        if job.key in run.outcomes:
-            run.duplicates += 1
-            return
-        out = Outcome(job.key, result, wall, node, t0, time.perf_counter() - start)
-        run.outcomes[job.key] = out
-        if on_outcome:
-            on_outcome(out)
-
-    while pending or inflight:
-        while pending and len(inflight) < max_inflight:
-            job = pending.pop()
-            if job.key in seen:
-                run.duplicates += 1
-                continue
-            seen.add(job.key)
-            tid = job.task.problem_id
-            if tid not in task_refs:
-                task_refs[tid] = ray.put(job.task)
-            ref = remote.remote(task_refs[tid], job.code, job.language, settings_ref)
-            inflight[ref] = (job, time.perf_counter() - start)
-        ready, _ = ray.wait(list(inflight), num_returns=1, timeout=1.0)
-        if not ready:
-            continue
-        rest = [r for r in inflight if r not in ready]
-        if rest:
-            more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
-            ready = [*ready, *more]
-        for ref in ready:
-            job, t0 = inflight.pop(ref)
-            try:
-                result, wall, node = ray.get(ref)
-            except Exception as exc:  # noqa: BLE001 - retries spent: a judge error, never the model's
-                run.failed += 1
-                log.error("judge task for %s failed for good: %s", job.key, exc)
-                result, wall, node = judge_error(f"judge task failed: {type(exc).__name__}: {str(exc)[-500:]}"), 0.0, ""
-            record(job, result, wall, node, t0)
-    run.wall_s = time.perf_counter() - start
-    return run
 
 
 # -- sandbox capabilities across nodes ----------------------------------------------------------------

@@ -58,7 +58,7 @@ def cmd_nodes(args) -> dict:
 
 def cmd_judge(args) -> dict:
     connect()
-    from ibench.cluster.judging import JudgeJob, judge_all
+    from ibench.cluster.judge_loop import JudgeJob, judge_all
     from ibench.judge import JudgeSettings
     from ibench.tasks.load import load_tasks
 
@@ -117,6 +117,7 @@ def cmd_pipeline(args) -> dict:
     global EXEC_LOG
     EXEC_LOG = args.exec_log
     ray = connect()
+    import ibench.cluster.judging as judging
     import ibench.pipeline as pl
     from ibench.generate.base import SamplingSettings
     from ibench.generate.prompt import PromptTemplate
@@ -125,8 +126,8 @@ def cmd_pipeline(args) -> dict:
     from ibench.tasks.load import load_tasks
 
     # The node label with the Ray node id (two raylets on one host are told apart); the
-    # execution log shows retries. Proposed as the pipeline's own judge task.
-    pl.judge_sample = traced_judge_sample
+    # execution log shows retries. The judge loop looks the task body up when a round starts.
+    judging.judge_sample = traced_judge_sample
     tasks = load_tasks(args.tasks)
     store = RunStore(Path(args.store), flush_rows=4, flush_seconds=0.5)
     pipe = pl.Pipeline(SlowBackend(args.samples).backend, tasks, store, SamplingSettings(n=args.samples),
