@@ -1,0 +1,53 @@
+"""Run folders made before the keys moved into one module (``tests/fixtures/runs``) keep their keys.
+
+Each folder was made by ``python -m ibench.launch bench.tasks_dir=tests/fixtures/runs/tasks
+paths.output_dir=... wandb.mode=disabled pipeline.progress=false [its overrides]`` with the code of
+commit 5c52160 (keys then computed in results/store.py, results/records.py, plan.py, prompt.py,
+reference.py): the default settings, the batch variant, a few-shot prompt with two refinement
+rounds, and the reference model cycled to ``sampling.n=3`` with non-default judge settings. Only
+``.hydra/``, ``results/`` and the summary (the keys it ran under) are kept. Resuming a copy with
+today's code must find every sample and every verdict: nothing generated, nothing judged.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from omegaconf import OmegaConf
+from rich.console import Console
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
+RUNS = ("default", "batch", "few_shot_refine2", "repeat_n3_judge")
+WHERE = ("bench.tasks_dir=", "paths.output_dir=", "wandb.mode=", "pipeline.progress=")  # where, not what
+
+
+def compose_folder(run_dir: Path):
+    """The folder's own settings: its overrides, with the tasks and outputs where they are now."""
+    from hydra import compose, initialize_config_dir
+
+    from ibench.config import CONF_DIR
+
+    overrides = [str(o) for o in OmegaConf.load(run_dir / ".hydra" / "overrides.yaml") if not str(o).startswith(WHERE)]
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose("config", overrides=[f"bench.tasks_dir={FIXTURES / 'tasks'}", "wandb.mode=disabled",
+                                            "pipeline.progress=false", *overrides])
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_an_existing_run_folder_resumes_with_nothing_generated_or_judged(ray_session, tmp_path, name):
+    from ibench.launch import run
+
+    run_dir = tmp_path / name
+    shutil.copytree(FIXTURES / name, run_dir)
+    before = json.loads((FIXTURES / name / "summary.json").read_text())["meta"]
+    summary = run(compose_folder(run_dir), run_dir, console=Console(file=io.StringIO(), width=200))
+    meta = summary.meta
+    assert (meta["gen_key"], meta["judge_key"]) == (before["gen_key"], before["judge_key"])
+    assert meta["generated"] == 0 and meta["judged_now"] == 0, meta
+    assert meta["reused_samples"] == before["generated"] and meta["reused_verdicts"] == before["generated"]
+    assert summary.overall.pass_at[1] == pytest.approx(json.loads((FIXTURES / name / "summary.json").read_text())
+                                                       ["overall"]["pass_at"]["1"])
