@@ -18,12 +18,8 @@ import pytest
 import zstandard
 
 from ibench.tasks.importers import interactbench, liveoibench
-from ibench.tasks.importers.liveoibench import (
-    PageStats,
-    iter_byte_array_column,
-    write_json_string,
-    write_tests,
-)
+from ibench.tasks.importers.jsonstream import write_json_string, write_tests
+from ibench.tasks.importers.parquet import PageStats, iter_byte_array_column
 
 # --------------------------------------------------------------------------------------------
 # Shared C++ sources (fixture tasks)
