@@ -30,6 +30,9 @@ ibench's interactor contract (``interactor <case> <tout>`` on stdin/stdout); the
 whole, materialisation applied, under ``DIR/_unsupported/<problem_id>/`` for reference, which
 the loader skips. Records that cannot become a valid task (no statement, no cases, a patch that
 does not apply) go to ``DIR/_rejected/<problem_id>/`` with the reason in the summary.
+
+Reading the release (JSONL records, streaming the case archives into the staged task folders)
+is :mod:`.interactbench_archives`; this module builds the task folders and runs the import.
 """
 
 from __future__ import annotations
@@ -38,9 +41,8 @@ import argparse
 import json
 import re
 import shutil
-import tarfile
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any
 
 from ibench.tasks.checks.cases import number_ranges
 from ibench.tasks.model import ADAPTIVE_POOL, NON_ADAPTIVE_POOL
@@ -58,6 +60,7 @@ from . import (
     write_json,
     write_text,
 )
+from .interactbench_archives import extract_cases, read_jsonl
 
 DEFAULT_MODE = "both"
 DEFAULT_CPU_MS = 2000
@@ -74,69 +77,10 @@ class RecordError(ValueError):
 
 
 # --------------------------------------------------------------------------------------------
-# Reading the release
-
-
-def read_jsonl(path: Path, log: ImportLog, kind: str) -> Iterator[dict[str, Any]]:
-    """Records of a JSONL file; malformed lines are reported and skipped."""
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as e:
-                log.warn(f"{path.name}:{lineno}", f"invalid JSON ({e.msg}); line skipped")
-                continue
-            if not isinstance(rec, dict):
-                log.warn(f"{path.name}:{lineno}", "not a JSON object; line skipped")
-                continue
-            rec["_kind"] = kind
-            rec["_where"] = f"{path.name}:{lineno}"
-            yield rec
-
-
-def iter_archive(path: Path) -> Iterator[tuple[tarfile.TarInfo, Any]]:
-    """Members of a ``.tar.zst`` archive with a reader for each regular file, streamed."""
-    import zstandard
-
-    dctx = zstandard.ZstdDecompressor(max_window_size=2**31)
-    with open(path, "rb") as raw, dctx.stream_reader(raw) as stream:
-        with tarfile.open(fileobj=stream, mode="r|") as tar:
-            for member in tar:
-                yield member, (tar.extractfile(member) if member.isfile() else None)
-
-
-def _archive_stem(path: Path) -> str:
-    name = path.name
-    for suffix in (".tar.zst", ".tzst", ".tar.zstd"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return path.stem
-
-
-def locate_member(name: str, known: set[str], archive_stem: str) -> tuple[str, tuple[str, ...]] | None:
-    """(problem id, path inside the task) of an archive member, or None when it belongs to no
-    task. Layouts: ``<pid>/...``, ``<anything>/<pid>/cases/...``, ``cases/...`` (the archive is
-    named after the task)."""
-    parts = tuple(p for p in PurePosixPath(name).parts if p not in ("", "."))
-    if not parts:
-        return None
-    if parts[0] in known and len(parts) > 1:
-        return parts[0], parts[1:]
-    if "cases" in parts:
-        k = parts.index("cases")
-        if k >= 1:
-            return parts[k - 1], parts[k:]
-        return archive_stem, parts
-    return None
-
-
-# --------------------------------------------------------------------------------------------
 # Building one task
 
 
-def _mode_of(rec: dict, interactors: dict[str, str], log: ImportLog, pid: str) -> str:
+def _mode_of(rec: dict, interactors: dict[str, Any], log: ImportLog, pid: str) -> str:
     mode = rec.get("interactor_mode")
     if isinstance(mode, str) and mode.strip().lower().replace("-", "_") in MODES:
         return mode.strip().lower().replace("-", "_")
@@ -408,6 +352,7 @@ def build_ioi(rec: dict, task_dir: Path, log: ImportLog) -> str:
     mode = raw_mode if raw_mode in ("non_adaptive", "adaptive") else "non_adaptive"
     if raw_mode not in (None, "non_adaptive", "adaptive"):
         log.warn(pid, f"interactor_mode {raw_mode!r} for an IOI task with one interactor; using {mode!r}")
+    assert interactor is not None  # classify_ioi names it for stdio_interactive
     idir = task_dir / "interactor"
     (idir / interactor).rename(idir / "_main.cpp")
     for p in idir.iterdir():
@@ -493,7 +438,7 @@ def import_interactbench(
         for folder in records:
             staging.path(folder)
         if cases is not None:
-            _extract_cases(Path(cases), records, staging, log, only)
+            extract_cases(Path(cases), records, staging, log, only)
         for folder, rec in sorted(records.items()):
             task_dir = staging.path(folder)
             try:
@@ -521,51 +466,6 @@ def _write_rejected(task_dir: Path, rec: dict, reason: str) -> None:
     write_json(task_dir / "record.json", payload)
     write_text(task_dir / "REJECTED.txt", reason + "\n")
     (task_dir / "meta.json").unlink(missing_ok=True)
-
-
-def _extract_cases(cases_dir: Path, records: dict, staging: Staging, log: ImportLog, only: set[str] | None) -> None:
-    archives = sorted(cases_dir.glob("*.tar.zst")) + sorted(cases_dir.glob("*.tzst"))
-    if not archives:
-        log.warn(str(cases_dir), "no *.tar.zst archive found")
-    known = set(records)
-    unknown: dict[str, int] = {}
-    seen: dict[tuple[str, tuple[str, ...]], str] = {}
-    unmatched = 0
-    for archive in archives:
-        stem = _archive_stem(archive)
-        try:
-            for member, reader in iter_archive(archive):
-                if not member.isfile():
-                    if member.issym() or member.islnk():
-                        log.warn(archive.name, f"link {member.name} ignored")
-                    continue
-                loc = locate_member(member.name, known, stem)
-                if loc is None:
-                    unmatched += 1
-                    continue
-                pid, rel = loc
-                if ".." in rel or PurePosixPath(member.name).is_absolute():
-                    log.warn(archive.name, f"member {member.name} leaves its folder; ignored")
-                    continue
-                if pid not in known:
-                    if not only:
-                        unknown[pid] = unknown.get(pid, 0) + 1
-                    continue
-                key = (pid, rel)
-                if key in seen:
-                    log.warn(pid, f"{'/'.join(rel)} appears in {seen[key]} and {archive.name}; the later one is kept")
-                seen[key] = archive.name
-                target = staging.path(pid).joinpath(*rel)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                with open(target, "wb") as fh:
-                    shutil.copyfileobj(reader, fh, 1 << 20)
-                log.count("case files extracted")
-        except (tarfile.TarError, OSError) as e:
-            log.warn(archive.name, f"archive unreadable ({e}); its remaining members are skipped")
-    for pid, n in sorted(unknown.items()):
-        log.warn(pid, f"{n} case file(s) in the archives for a problem with no record; ignored")
-    if unmatched:
-        log.warn(str(cases_dir), f"{unmatched} archive member(s) belong to no task folder; ignored")
 
 
 def _remove(path: Path) -> None:
