@@ -23,6 +23,9 @@ MEM="${IBENCH_SLURM_MEM_MB:-2000}"      # per node, MB (nothing enforces it)
 CTLD_PORT="${IBENCH_SLURM_CTLD_PORT:-6817}"
 PORT1="${IBENCH_SLURM_NODE_PORT:-6818}"
 PORT2=$((PORT1 + 1))
+# Ports not given: where another Slurm (or anything) already listens on 6817-6819, the next free
+# three are taken (each cluster's slurm.conf names its own, so sinfo/sbatch reach the right one).
+PORTS_GIVEN="${IBENCH_SLURM_CTLD_PORT:-}${IBENCH_SLURM_NODE_PORT:-}"
 WAIT_S="${IBENCH_SLURM_WAIT_S:-60}"
 GRACE="${IBENCH_SLURM_GRACE_S:-30}"     # preemption grace: the batch shell gets its --signal, then this long
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -51,6 +54,35 @@ munge_ok() { [ -S "$MUNGE_SOCKET" ] && munge -n -S "$MUNGE_SOCKET" 2>/dev/null |
 
 alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+pick_ports() {  # keep the configured ports when free; otherwise (not given) the next free three
+  local base=$CTLD_PORT
+  for _ in $(seq 50); do
+    if ! listening "$base" && ! listening $((base + 1)) && ! listening $((base + 2)); then
+      CTLD_PORT=$base; PORT1=$((base + 1)); PORT2=$((base + 2))
+      return 0
+    fi
+    if [ -n "$PORTS_GIVEN" ]; then
+      say "port $base, $((base + 1)) or $((base + 2)) is in use (another Slurm?): choose others with IBENCH_SLURM_CTLD_PORT/IBENCH_SLURM_NODE_PORT"
+      return 1
+    fi
+    base=$((base + 10))
+  done
+  say "no three free ports from $CTLD_PORT on"; return 1
+}
+
+daemons_alive() {  # daemons_alive T0: every daemon this start launched still runs (a bind failure
+  local f                 # ends one at once; its pid file may come a moment after it forks)
+  for f in slurmctld slurmd-node1 slurmd-node2; do
+    if [ -f "$DIR/run/$f.pid" ] && alive "$DIR/run/$f.pid"; then continue; fi
+    if [ ! -f "$DIR/run/$f.pid" ] && [ $((SECONDS - $1)) -lt 10 ]; then continue; fi
+    say "$f did not stay up; the end of its log:"
+    tail -n 5 "$DIR/log/$f.log" >&2 2>/dev/null || true
+    return 1
+  done
+}
+
 write_conf() {
   mkdir -p "$DIR"/{state,spool,run,log}
   sed -e "s|@DIR@|$DIR|g" -e "s|@CPUS@|$CPUS|g" -e "s|@MEM@|$MEM|g" -e "s|@CTLD_PORT@|$CTLD_PORT|g" \
@@ -70,6 +102,8 @@ start() {
   [ "$(id -u)" = 0 ] || { say "start needs root (the daemons run as root)"; return 1; }
   command -v slurmctld >/dev/null || { say "slurmctld is not installed (run: $0 install)"; return 1; }
   if alive "$DIR/run/slurmctld.pid"; then say "already running (pid $(cat "$DIR/run/slurmctld.pid"))"; return 0; fi
+  pick_ports || return 1
+  [ "$CTLD_PORT" = 6817 ] || say "ports 6817-6819 are taken: this cluster listens on $CTLD_PORT-$PORT2"
   write_conf
   export SLURM_CONF="$CONF"
   # munge: the default socket (Slurm's auth/munge uses it); ours unless one already answers there.
@@ -87,10 +121,13 @@ start() {
     munge_ok || { say "munged did not come up; see $DIR/log/munged.log"; return 1; }
   fi
   # -i: ignore state from an earlier run of this folder (a fresh cluster; job ids restart).
+  rm -f "$DIR"/run/slurmctld.pid "$DIR"/run/slurmd-*.pid  # only this start's daemons are judged below
   slurmctld -i -f "$CONF"
   for n in node1 node2; do slurmd -f "$CONF" -N "$n"; done
   local deadline=$((SECONDS + WAIT_S)) states=""
   while [ $SECONDS -lt $deadline ]; do
+    sleep 0.2
+    daemons_alive "$t0" || return 1
     states="$(sinfo -h -N -o '%N %t' 2>/dev/null | sort -u | tr '\n' ' ')"
     # "idle" in sinfo is the controller's view and can come before a slurmd launches steps (CI once
     # saw the first job FAIL 7 s after an "up in 1s"): up means a two-node step has run.
