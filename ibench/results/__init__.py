@@ -2,13 +2,14 @@
 
 ``store`` (the typed run log: samples, verdicts, cases; crash-safe parquet, resume) →
 ``metrics`` (pass@k, refine@k, failure taxonomy, bootstrap CIs) → ``report`` (the run's tables
-and files), ``wandb_sink`` (the same to W&B), and the readers of finished runs: ``reader``
-(:func:`load`), ``runs`` (``show``/``compare``/``sample``), ``sweep``, ``study`` (the paper's
-supplementary studies) and ``contest`` (LiveOIBench's human comparison).
+and files), ``wandb_sink`` (the same to W&B). A finished run is read back through one reader,
+``runlog`` (:class:`RunLog`, :func:`load`), by ``runs`` (``show``/``compare``/``sample``),
+``sweep``, ``study`` (the paper's supplementary studies), ``contest`` (LiveOIBench's human
+comparison) and the ``viewer``.
 
 ``python -m ibench.results show|compare|sample|sweep|study ...`` is the command line.
 """
 
-from ibench.results.reader import ResultsError, RunResults, load
+from ibench.results.runlog import ResultsError, RunLog, load
 
-__all__ = ["ResultsError", "RunResults", "load"]
+__all__ = ["ResultsError", "RunLog", "load"]

@@ -353,7 +353,7 @@ def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequenc
     from rich.console import Console
 
     from ibench.generate.base import GenerationRequest, SamplingSettings, stable_seed
-    from ibench.results.reader import ResultsError, load
+    from ibench.results.runlog import ResultsError, load
     from ibench.tasks.model import Task, TaskKind
 
     console = console or Console()

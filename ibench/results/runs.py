@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from pathlib import Path
@@ -26,7 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ibench.results.metrics import RunSummary, fmt, paired_bootstrap_diff
-from ibench.results.reader import ResultsError, RunResults, load
+from ibench.results.runlog import ResultsError, RunLog, find_runs, load, parse_result
 from ibench.tasks.model import CATEGORIES, DIFFICULTIES
 
 
@@ -39,7 +38,7 @@ def _console() -> Console:
     return c if c.is_terminal else Console(width=170)
 
 
-def _load_finished(path: str | Path) -> RunResults:
+def _load_finished(path: str | Path) -> RunLog:
     try:
         r = load(path)
     except ResultsError as e:
@@ -59,13 +58,13 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
         show_many(Path(run_dir), console)  # a folder of runs: list them by identity
         return None  # type: ignore[return-value]
     r = _load_finished(run_dir)
-    summary = RunSummary.from_dict(r.summary)
+    summary = r.run_summary
     ident = r.identity
     console.print(f"[bold]{escape(r.label)}[/bold]  {escape(str(r.run_dir))}", soft_wrap=True)
-    if ident:
-        s = ident.get("sampling") or {}
+    if ident.recorded:
+        s = ident.sampling
         console.print(f"sampling: {escape(str(s.get('name')))} (n={s.get('n')}, T={s.get('temperature')})   "
-                      f"overrides: {escape(' '.join(ident.get('overrides') or []) or '(none)')}", highlight=False)
+                      f"overrides: {escape(' '.join(ident.overrides) or '(none)')}", highlight=False)
     render(summary, console)
     return summary
 
@@ -83,9 +82,9 @@ def _short(value: str, width: int = 24) -> str:
     return value if len(value) <= width else value[: width - 1] + "…"
 
 
-def _overrides(r: RunResults) -> dict[str, str]:
+def _overrides(r: RunLog) -> dict[str, str]:
     out = {}
-    for o in r.identity.get("overrides") or []:
+    for o in r.identity.overrides:
         key, _, value = str(o).partition("=")
         key = key.lstrip("+~")
         if any(key == p or (p.endswith(".") and key.startswith(p)) for p in _NOT_IDENTITY):
@@ -94,7 +93,7 @@ def _overrides(r: RunResults) -> dict[str, str]:
     return out
 
 
-def _labels(runs: Sequence[RunResults]) -> list[str]:
+def _labels(runs: Sequence[RunLog]) -> list[str]:
     """A label per run: its identity label; where two runs share it, the overrides that differ
     among them (short: a path by its last part, a long value cut), then the folder name."""
     labels = [r.label for r in runs]
@@ -110,7 +109,7 @@ def _labels(runs: Sequence[RunResults]) -> list[str]:
         vary = [k for k in keys if len({o.get(k) for o in ov}) > 1]
         for i, o in zip(idx, ov):
             if vary:
-                samp = runs[i].identity.get("sampling") or {}
+                samp = runs[i].identity.sampling
                 def value(k: str) -> str:  # an override the run did not give: its recorded value, or the default
                     if k in o:
                         return o[k]
@@ -125,8 +124,6 @@ def _labels(runs: Sequence[RunResults]) -> list[str]:
 def show_many(root: Path, console: Console) -> list[Path]:
     """``show DIR`` on a folder of runs: one line per run by its recorded identity (model,
     language, prompt, n, the overrides that differ between them), its pass@1 and its folder."""
-    from ibench.results.reader import find_runs
-
     try:
         paths = find_runs([root])
     except ResultsError as e:
@@ -139,10 +136,10 @@ def show_many(root: Path, console: Console) -> list[Path]:
     for c in ("run", "language", "prompt", "n", "tasks", "pass@1", "folder"):
         t.add_column(c, justify="right" if c in ("n", "tasks", "pass@1") else "left", overflow="fold")
     for lab, r in zip(labels, runs):
-        ident = r.identity or {}
-        s = ident.get("sampling") or {}
+        ident = r.identity
+        s = ident.sampling
         p1 = ((r.summary.get("overall") or {}).get("pass_at") or {}).get("1")
-        t.add_row(escape(lab), escape(str(ident.get("language", ""))), escape(str(ident.get("prompt", ""))),
+        t.add_row(escape(lab), escape(ident.language), escape(ident.prompt),
                   str(s.get("n", "")), str(r.summary.get("n_tasks", "")), _cell(p1),
                   escape(os.path.relpath(r.run_dir, root)))
     console.print(t)
@@ -150,7 +147,7 @@ def show_many(root: Path, console: Console) -> list[Path]:
     return paths
 
 
-def compare_rows(runs: Sequence[RunResults], resamples: int = 1000, confidence: float = 0.95,
+def compare_rows(runs: Sequence[RunLog], resamples: int = 1000, confidence: float = 0.95,
                  seed: int = 0) -> tuple[list[str], list[dict[str, Any]]]:
     """(labels, rows): one row per group (overall, each difficulty, each category, each task)
     with every run's pass@1 on the tasks all runs have, and each run's difference to the first
@@ -337,8 +334,8 @@ def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | No
     srow = chain.filter(pl.col("round") == want).row(0, named=True)
     vrows = v.filter(pl.col("sample_id") == srow["sample_id"])
     vrow = vrows.row(0, named=True) if vrows.height else None
-    result = json.loads(vrow["result_json"]) if vrow else {}
-    compile_info = result.get("compile") or {}
+    result = parse_result(vrow["result_json"], vrow["verdict"]) if vrow else None
+    compile_info = result.to_dict(full=True)["compile"] if result else {}
     cases = c.filter(pl.col("sample_id") == srow["sample_id"]).sort("case") if vrow else c.clear()
 
     verdict = vrow["verdict"] if vrow else "(not judged yet)"

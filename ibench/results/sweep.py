@@ -19,9 +19,11 @@ import json
 import math
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
+
+from ibench.results.runlog import ResultsError, RunLog, find_runs
 
 # Keys that differ between runs without being what a sweep measures.
 IGNORED_PREFIXES = ("paths.", "wandb.", "cluster.", "pipeline.", "metrics.", "report.", "hydra.", "resume",
@@ -31,10 +33,12 @@ IGNORED_PREFIXES = ("paths.", "wandb.", "cluster.", "pipeline.", "metrics.", "re
 SERIES_KEY = "model.name"
 
 
-@dataclass
+@dataclass(frozen=True)
 class SweepRun:
+    """One run as the sweep places it: its series (the model), its settings and its figures."""
+
     run_dir: Path
-    model: str
+    model: str  # the series: the run's identity label (two vllm-server runs of different models are two lines)
     config: dict[str, Any]  # flattened
     pass_at: dict[int, float | None]
     ci: dict[int, tuple[float, float] | None]
@@ -42,7 +46,15 @@ class SweepRun:
     n_samples: int
     mean_tokens: float | None = None
     value: Any = None  # the swept setting's value
-    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, log: RunLog, tokens: bool = False) -> SweepRun:
+        overall = log.summary.get("overall", {})
+        return cls(run_dir=log.run_dir, model=log.label, config=flatten(log.config),
+                   pass_at={int(k): v for k, v in (overall.get("pass_at") or {}).items()},
+                   ci={int(k): (tuple(v) if v else None) for k, v in (overall.get("ci") or {}).items()},
+                   n_tasks=int(log.summary.get("n_tasks", 0)), n_samples=int(log.summary.get("n_samples", 0)),
+                   mean_tokens=log.mean_tokens() if tokens else None)
 
 
 def flatten(d: Any, prefix: str = "") -> dict[str, Any]:
@@ -53,47 +65,6 @@ def flatten(d: Any, prefix: str = "") -> dict[str, Any]:
     else:
         out[prefix[:-1]] = d if not isinstance(d, list) else json.dumps(d)
     return out
-
-
-def find_runs(dirs: Sequence[str | Path]) -> list[Path]:
-    from ibench.results.reader import ResultsError, find_runs as find
-
-    try:
-        return find(dirs)
-    except ResultsError as e:
-        raise SystemExit(str(e)) from None
-
-
-def load_run(run_dir: Path, tokens: bool = False) -> SweepRun:
-    from omegaconf import OmegaConf
-
-    summary = json.loads((run_dir / "summary.json").read_text())
-    cfg_path = run_dir / "config.resolved.yaml"
-    config = flatten(OmegaConf.to_container(OmegaConf.load(cfg_path), resolve=False)) if cfg_path.is_file() else {}
-    overall = summary.get("overall", {})
-    pass_at = {int(k): v for k, v in (overall.get("pass_at") or {}).items()}
-    ci = {int(k): (tuple(v) if v else None) for k, v in (overall.get("ci") or {}).items()}
-    # The series label comes from the run's recorded identity (model name, plus the model id when
-    # it differs: two vllm-server runs of different models are two lines), never the folder name.
-    identity = (summary.get("meta") or {}).get("identity") or {}
-    label = identity.get("label") or config.get(SERIES_KEY) or summary.get("model", "?")
-    run = SweepRun(run_dir=run_dir, model=str(label), config=config,
-                   pass_at=pass_at, ci=ci, n_tasks=int(summary.get("n_tasks", 0)),
-                   n_samples=int(summary.get("n_samples", 0)))
-    if tokens:
-        run.mean_tokens = _mean_tokens(run_dir)
-    return run
-
-
-def _mean_tokens(run_dir: Path) -> float | None:
-    from ibench.results.store import read_table
-
-    try:
-        df = read_table(run_dir / "results", "samples")
-    except Exception:  # noqa: BLE001 - a run without a readable store has no token figure
-        return None
-    vals = [v for v in df["completion_tokens"].to_list() if v is not None] if "completion_tokens" in df.columns else []
-    return sum(vals) / len(vals) if vals else None
 
 
 def swept_key(runs: Sequence[SweepRun], param: str | None = None) -> str | None:
@@ -128,19 +99,23 @@ def _sort_key(v: Any) -> tuple:
     return (0, n, "") if n is not None else (1, 0.0, str(v))
 
 
+def place(runs: Sequence[SweepRun], param: str | None = None) -> tuple[str | None, list[SweepRun]]:
+    """The swept key, and the runs with their value of it, by series and value."""
+    key = swept_key(runs, param)
+    placed = [replace(r, value=r.model if key == SERIES_KEY else (r.config.get(key) if key else r.run_dir.name))
+              for r in runs]
+    placed.sort(key=lambda r: (r.model, _sort_key(r.value)))
+    return key, placed
+
+
 def collect(dirs: Sequence[str | Path], param: str | None = None, tokens: bool = False) -> tuple[str | None, list[SweepRun]]:
-    runs = [load_run(d, tokens) for d in find_runs(dirs)]
+    try:
+        runs = [SweepRun.of(RunLog.open(d), tokens) for d in find_runs(dirs)]
+    except ResultsError as e:
+        raise SystemExit(str(e)) from None
     if not runs:
         raise SystemExit("no runs found (a run folder holds summary.json)")
-    key = swept_key(runs, param)
-    if key == SERIES_KEY:
-        for r in runs:
-            r.value = r.model
-    else:
-        for r in runs:
-            r.value = r.config.get(key) if key else r.run_dir.name
-    runs.sort(key=lambda r: (r.model, _sort_key(r.value)))
-    return key, runs
+    return place(runs, param)
 
 
 def rows(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int]) -> list[dict[str, Any]]:
@@ -171,7 +146,8 @@ def plot(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int], path: Pat
         for m in models:
             pts = []
             for r in runs:
-                if r.model != m or r.pass_at.get(k) is None:
+                p = r.pass_at.get(k)
+                if r.model != m or p is None:
                     continue
                 if x == "tokens":
                     if r.mean_tokens is None:
@@ -180,7 +156,7 @@ def plot(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int], path: Pat
                 else:
                     xv = _num(r.value) if numeric_x else categories.index(str(r.value))
                 ci = r.ci.get(k)
-                pts.append((xv, 100 * r.pass_at[k], ci))
+                pts.append((xv, 100 * p, ci))
             if not pts:
                 continue
             pts.sort(key=lambda p: p[0])
@@ -194,7 +170,7 @@ def plot(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int], path: Pat
         else:
             ax.set_xlabel(key or "run")
             if numeric_x:
-                vals = sorted({_num(r.value) for r in runs if _num(r.value) is not None})
+                vals = sorted({v for v in (_num(r.value) for r in runs) if v is not None})
                 if len(vals) > 2 and vals[0] > 0 and vals[-1] / vals[0] >= 8:
                     ax.set_xscale("log", base=2)
                 ax.set_xticks(vals)

@@ -113,7 +113,7 @@ class WandbSink:
     def summary(self, summary: RunSummary, per_task: list[dict], files: dict[str, Path] | None = None,
                 samples: Any = None, tables: dict[str, list[dict]] | None = None) -> None:
         """The summary metrics, the per-task table, the failure composition, the plots, and
-        (``samples``, a polars frame from :meth:`ibench.results.RunResults.sample_table`) one row
+        (``samples``, a polars frame from :meth:`ibench.results.RunLog.sample_table`) one row
         per sample — task, sample, verdict, failing case, transcript tails, code; ``tables``:
         more tables by key (the study rows, :func:`ibench.results.study.run_study`)."""
         if not self.run:

@@ -96,8 +96,8 @@ def test_behaviors_end_to_end(ray_session, api, tmp_path, capsys):
     assert hist["behaviors/shares/_type"] == "table-file" and "behaviors/chart_table/_type" in hist
     assert wb["run"]["job_type"] == "behaviors" and wb["summary"]["behaviors/unparsed"] == 2
 
-    # the analysis's files do not make its folder look like a run (reader.find_runs)
-    from ibench.results.reader import find_runs
+    # the analysis's files do not make its folder look like a run (runlog.find_runs)
+    from ibench.results.runlog import find_runs
 
     assert find_runs([tmp_path]) == [run.resolve()]
 

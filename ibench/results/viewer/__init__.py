@@ -31,7 +31,10 @@ import time
 from collections import defaultdict
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:
+    from ibench.results.runlog import RunLog
 
 ASSETS = ("index.html", "app.js", "style.css")
 SITE_VERSION = 1
@@ -122,12 +125,12 @@ def _case_view(row: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- one run --------------------------------------------------------------------------------------------
-def _run_entry(r: Any, i: int) -> dict[str, Any]:
+def _run_entry(r: RunLog, i: int) -> dict[str, Any]:
     summ = r.summary
     cfg = r.config or {}
     s, v, c = r.current()
     sandboxes = sorted({x for x in v["sandbox"].to_list() if x}) if v.height else []
-    ident = r.identity
+    ident = dict(r.identity.recorded)  # as the launch recorded it (the run page shows it)
     judge = cfg.get("judge") or {}
     return {
         "i": i, "label": r.label, "dir": str(r.run_dir), "identity": ident,
@@ -170,12 +173,22 @@ def _behavior_summary(run_dir: Path) -> dict[str, Any] | None:
     return site_summary(run_dir)
 
 
+def _result(vrow: dict[str, Any] | None) -> Any:
+    """The judge's result of a verdict row (None: not judged, or a result that is not JSON)."""
+    from ibench.results.runlog import parse_result
+
+    try:
+        return parse_result(vrow["result_json"], vrow["verdict"]) if vrow else None
+    except ValueError:
+        return None
+
+
 def _sample_doc(r_label: str, task: str, index: int, chain: list[dict[str, Any]],
                 cases_by: dict[str, list[dict[str, Any]]], segs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     rounds = []
     for x in chain:
         srow, vrow = x["s"], x["v"]
-        result = _loads(vrow["result_json"], {}) if vrow else {}
+        result = _result(vrow)
         reasoning = srow.get("reasoning") or ""
         from ibench.generate.extract import split_reasoning
 
@@ -193,14 +206,14 @@ def _sample_doc(r_label: str, task: str, index: int, chain: list[dict[str, Any]]
             "prompt_tokens": srow.get("prompt_tokens"), "finish_reason": srow.get("finish_reason"),
             "language": srow.get("language"), "code": srow.get("code"), "extract_error": srow.get("extract_error"),
             "error": srow.get("error"), "source": srow.get("source"), "latency_s": srow.get("latency_s"),
-            "compile": result.get("compile") or {},
+            "compile": result.to_dict(full=True)["compile"] if result else {},
             "cases": [_case_view(cr) for cr in cases_by.get(srow["sample_id"], [])],
             "behaviors": segs.get(srow["sample_id"]),
         })
     return {"run": r_label, "task": task, "index": index, "rounds": rounds}
 
 
-def _write_run(r: Any, i: int, data: Path, tick: Callable[[int], None]) -> tuple[dict[str, Any], list[dict], int]:
+def _write_run(r: RunLog, i: int, data: Path, tick: Callable[[int], None]) -> tuple[dict[str, Any], list[dict], int]:
     """Write run ``i``'s sample files and plots; (run entry, task rows, bytes written)."""
     s, v, c = r.current()
     entry = _run_entry(r, i)
@@ -255,7 +268,7 @@ def _copy_assets(out: Path) -> None:
         (out / name).write_bytes((pkg / name).read_bytes())
 
 
-def _compare(runs: Sequence[Any], labels: list[str]) -> dict[str, Any] | None:
+def _compare(runs: Sequence[RunLog], labels: list[str]) -> dict[str, Any] | None:
     if len(runs) < 2:
         return None
     from ibench.results.runs import ReportError, compare_rows
@@ -267,17 +280,13 @@ def _compare(runs: Sequence[Any], labels: list[str]) -> dict[str, Any] | None:
     return {"labels": labels, "rows": [r for r in rows if r["group"] != "task"]}
 
 
-def _sweep(runs: Sequence[Any], data: Path) -> dict[str, Any] | None:
+def _sweep(runs: Sequence[RunLog], data: Path) -> dict[str, Any] | None:
     if len(runs) < 2:
         return None
     from ibench.results import sweep as sw
 
     try:
-        loaded = [sw.load_run(Path(r.run_dir), tokens=True) for r in runs]
-        key = sw.swept_key(loaded)
-        for x in loaded:
-            x.value = x.model if key == sw.SERIES_KEY else (x.config.get(key) if key else x.run_dir.name)
-        loaded.sort(key=lambda x: (x.model, sw._sort_key(x.value)))
+        key, loaded = sw.place([sw.SweepRun.of(r, tokens=True) for r in runs])
         ks = sorted({int(k) for r in runs for k in (r.summary.get("ks") or [1])})
         table = sw.rows(loaded, key, ks)
         sw.plot(loaded, key, ks, data / "sweep.png")
@@ -293,7 +302,7 @@ def build_site(run_dirs: Sequence[str | Path], out: str | Path | None = None, pr
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from ibench.results.reader import ResultsError, find_runs, load, store_dir
+    from ibench.results.runlog import ResultsError, find_runs, load, store_dir
     from ibench.results.runs import _labels
 
     if not run_dirs:

@@ -1,0 +1,73 @@
+"""RunLog, the one reader of a run folder: the judge's result read back typed, one identity
+fallback chain, summary-only folders for the reports, and the errors of folders that are not runs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ibench.judge.results import CaseResult, CompileInfo, SampleResult
+from ibench.judge.verdict import Verdict
+from ibench.results.runlog import ResultsError, RunLog, find_runs, load, parse_result
+
+
+def _result() -> SampleResult:
+    return SampleResult(verdict=Verdict.WA, cases=[
+        CaseResult(case="001", verdict=Verdict.OK, cpu_ms=1.5, queries=3, query_limit=10),
+        CaseResult(case="002", verdict=Verdict.WA, message="wrong", solver_to_judge_tail="? 1\n")],
+        compile=CompileInfo(ok=True, ms=12.3, cached=False, toolchain="g++ 12"), sandbox="ns", score=0.5,
+        subtask_scores={"1": 10.0}, warnings=["w"], message="case 002: wrong")
+
+
+def test_the_stored_result_reads_back_as_the_judges_dataclass():
+    stored = _result().to_dict(full=True)
+    back = parse_result(json.dumps(stored))
+    assert back.to_dict(full=True) == stored
+    assert back.cases[1].verdict is Verdict.WA and back.cases[1].solver_to_judge_tail == "? 1\n"
+    # rows written by hand or by older code: the row's verdict, no compile record, None scores dropped
+    partial = parse_result(json.dumps({"subtask_scores": {"1": 10, "2": None}}), "OK")
+    assert partial.verdict is Verdict.OK and partial.subtask_scores == {"1": 10.0} and not partial.compile.ok
+    with pytest.raises(ValueError):
+        parse_result("not json")
+
+
+def _summary_only(root, name, summary):
+    d = root / name
+    d.mkdir(parents=True)
+    (d / "summary.json").write_text(json.dumps(summary))
+    return d
+
+
+def test_identity_is_resolved_once_recorded_then_config_then_summary(tmp_path):
+    recorded = _summary_only(tmp_path, "a", {"model": "m", "meta": {"identity": {
+        "label": "m (id)", "language": "python", "prompt": "few_shot", "variant": "batch",
+        "sampling": {"n": 3}, "overrides": ["sampling.n=3"]}}})
+    ident = RunLog.open(recorded).identity
+    assert (ident.label, ident.language, ident.prompt, ident.variant) == ("m (id)", "python", "few_shot", "batch")
+    assert ident.sampling == {"n": 3} and ident.overrides == ("sampling.n=3",)
+    old = _summary_only(tmp_path, "b", {"model": "m"})
+    (old / "config.resolved.yaml").write_text("bench:\n  language: go\nprompt:\n  name: io_template\n")
+    ident = RunLog.open(old).identity
+    assert (ident.label, ident.language, ident.prompt, ident.variant) == ("m", "go", "io_template", "interactive")
+    assert ident.recorded == {}
+    assert RunLog.open(_summary_only(tmp_path, "c", {})).label == "c"  # nothing recorded: the folder's name
+
+
+def test_a_summary_only_folder_serves_the_reports_but_is_not_a_run_for_load(tmp_path):
+    d = _summary_only(tmp_path, "run", {"model": "m", "refine": []})
+    log = RunLog.open(d)
+    assert log.store is None and log.refine_rows() == [] and log.mean_tokens() is None
+    with pytest.raises(ResultsError, match="no results/ store"):
+        log.verdicts
+    with pytest.raises(ResultsError, match="no results/ store"):
+        load(d)
+    with pytest.raises(ResultsError, match="not a folder"):
+        RunLog.open(tmp_path / "missing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ResultsError, match="no results/ store"):
+        RunLog.open(tmp_path / "empty")
+    (d / "summary.json").write_text("{")
+    with pytest.raises(ResultsError, match="not JSON"):
+        RunLog.open(d).summary
+    assert find_runs([tmp_path]) == [d.resolve()]
