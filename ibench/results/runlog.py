@@ -39,7 +39,7 @@ import polars as pl
 from ibench.judge.results import CaseResult, CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
 from ibench.results.metrics import RunSummary, refine_rows
-from ibench.results.store import TABLES, VerdictRecord, read_table
+from ibench.results.store import TABLES, SampleRecord, VerdictRecord, read_table
 
 SUMMARY_FILE = "summary.json"
 CONFIG_FILE = "config.resolved.yaml"
@@ -263,6 +263,10 @@ class RunLog:
             v = v.filter(pl.col("judge_key") == meta["judge_key"])
             c = c.filter(pl.col("judge_key") == meta["judge_key"])
         return s, v, c
+
+    def records(self) -> list[SampleRecord]:
+        """The run's own samples as the store's typed records."""
+        return [SampleRecord(**row) for row in self.current()[0].iter_rows(named=True)]
 
     def judged(self) -> list[Judged]:
         """The run's own verdicts, each with the judge's result parsed (rows whose result is not

@@ -71,3 +71,27 @@ def test_a_summary_only_folder_serves_the_reports_but_is_not_a_run_for_load(tmp_
     with pytest.raises(ResultsError, match="not JSON"):
         RunLog.open(d).summary
     assert find_runs([tmp_path]) == [d.resolve()]
+
+
+def test_a_stored_run_reads_back_typed(tmp_path):
+    from ibench.results.store import RunStore, SampleRecord, VerdictRecord
+
+    run = tmp_path / "run"
+    with RunStore(run / "results") as store:
+        store.add_sample(SampleRecord(sample_id="s1", gen_key="g", task_id="t", sample_index=0, model="m",
+                                      language="cpp", prompt="[]", response="", reasoning="", code="int main(){}",
+                                      extract_error="", prompt_tokens=1, completion_tokens=7, reasoning_tokens=0,
+                                      finish_reason="stop", seed=0, latency_s=0.1, error="", source="", attempts=1,
+                                      created_at=0.0))
+        full = _result().to_dict(full=True)
+        store.add_verdict(VerdictRecord(sample_id="s1", judge_key="j", gen_key="g", task_id="t", sample_index=0,
+                                        model="m", verdict="WA", score=0.5, message="", compile_ok=True, compile_ms=1.0,
+                                        compile_cached=False, sandbox="ns", n_cases=2, n_failed_cases=1,
+                                        warnings_json="[]", result_json=json.dumps(full), judge_wall_s=0.1,
+                                        judge_attempts=1, node="n", judged_at=0.0))
+    log = load(run)
+    assert [r.code for r in log.records()] == ["int main(){}"] and log.mean_tokens() == 7
+    (judged,) = log.judged()
+    assert judged.record.verdict == "WA" and judged.result.to_dict(full=True) == full
+    assert log.result("s1") == judged.result and log.result("nope") is None
+    assert log.sample_table()["compile_message"].to_list() == [""]
