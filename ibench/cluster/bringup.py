@@ -50,8 +50,8 @@ from pathlib import Path
 from typing import Sequence
 
 # The bring-up's parts, re-exported: ``from ibench.cluster.bringup import ...`` keeps working.
-from .hostlists import (ENV_NODES, BringupError, _split_top, expand_hostlist, het_groups, node_list,  # noqa: F401
-                        scontrol_hostnames)
+from .hostlists import (ENV_NODES, BringupError, _split_top, cpu_nodes_from, expand_hostlist, het_groups,  # noqa: F401
+                        node_list, scontrol_hostnames)
 from .launchers import (ENV_SRUN_ARGS, CommandLauncher, Launcher, LocalLauncher, SrunLauncher,  # noqa: F401
                         make_launcher)
 from .raynode import TEMP_OWNED, _make_temp_dir, _remove_temp_if_unused, _run_node, node_main, wait_main  # noqa: F401
@@ -71,7 +71,9 @@ def _spec_from_args(args: argparse.Namespace) -> ClusterSpec:
     return ClusterSpec(job_dir=job_dir, nodes=nodes, launcher=make_launcher(args.launcher), cpus=args.cpus,
                        gpus=args.gpus, head_cpus=args.head_cpus, head_gpus=args.head_gpus, temp_dir=temp,
                        object_store_bytes=args.object_store_memory, ip=args.ip, port=args.port,
-                       timeout_s=args.timeout, ray_args=shlex.split(args.ray_args or ""))
+                       timeout_s=args.timeout, ray_args=shlex.split(args.ray_args or ""),
+                       cpu_nodes=cpu_nodes_from(args.cpu_nodes, nodes), gpu_node_cpus=args.gpu_node_cpus,
+                       cpus_per_gpu=args.cpus_per_gpu)
 
 
 def _default_job_dir() -> str:
@@ -98,6 +100,12 @@ def _add_cluster_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--port", type=int, help="the head's GCS port (default: a free one)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds for every node to join")
     p.add_argument("--ray-args", help="extra `ray start` flags for every node")
+    p.add_argument("--cpu-nodes", help="nodes that only judge (Ray sees no GPU there): a comma-separated list, or "
+                   "`het`: every node outside component 0 of a heterogeneous job (slurm/ibench-hetero.sbatch)")
+    p.add_argument("--gpu-node-cpus", type=int, help="with --cpu-nodes: Ray CPUs on the other (GPU) nodes "
+                   "(default: --cpus-per-gpu per GPU the node sees)")
+    p.add_argument("--cpus-per-gpu", type=float, default=1.0, help="with --cpu-nodes: Ray CPUs per GPU on the GPU "
+                   "nodes (default 1: one per vLLM bundle, model.cpus_per_bundle=1)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -131,6 +139,7 @@ def _parser() -> argparse.ArgumentParser:
     p_node.add_argument("--name", required=True)
     p_node.add_argument("--num-cpus", type=int)
     p_node.add_argument("--num-gpus", type=int)
+    p_node.add_argument("--cpus-per-gpu", type=float, help="Ray CPUs: this many per GPU the node sees")
     p_node.add_argument("--temp-dir")
     p_node.add_argument("--object-store-memory", type=int)
     p_node.add_argument("--ip")

@@ -121,3 +121,18 @@ def node_list(spec: str | Sequence[str] | None = None, env: Mapping[str, str] | 
     if len(set(nodes)) != len(nodes):
         raise BringupError(f"node list has duplicates: {nodes} (one Ray node per name)")
     return nodes
+
+
+def cpu_nodes_from(spec: str | None, nodes: list[str], env: Mapping[str, str] | None = None) -> list[str]:
+    """``--cpu-nodes``: a list of node names, or ``het`` (the nodes outside component 0 of a
+    heterogeneous Slurm job: the GPU nodes are component 0, where the batch script runs)."""
+    if not spec:
+        return []
+    if spec.strip() == "het":
+        groups = het_groups(env)
+        if not groups:
+            raise BringupError("--cpu-nodes het: this is not a heterogeneous Slurm job (no $SLURM_HET_SIZE / "
+                               "$SLURM_JOB_NODELIST_HET_GROUP_<i>); submit slurm/ibench-hetero.sbatch, or name the "
+                               "CPU nodes")
+        return [n for n in nodes if groups.get(n, 0) > 0]
+    return [n for n in re.split(r"[,\s]+", spec.strip()) if n]

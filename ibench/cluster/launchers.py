@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-from typing import Sequence
+from typing import Mapping, Sequence
 
-from .hostlists import BringupError
+from .hostlists import BringupError, het_groups
 
 ENV_SRUN_ARGS = "IBENCH_SRUN_ARGS"
 
@@ -33,15 +33,19 @@ class LocalLauncher(Launcher):
 
 class SrunLauncher(Launcher):
     """One task on one node of the allocation. ``extra`` (or ``$IBENCH_SRUN_ARGS``) adds flags,
-    e.g. ``--gpus-per-task=8`` where steps do not inherit the job's GPUs."""
+    e.g. ``--gpus-per-task=8`` where steps do not inherit the job's GPUs. In a heterogeneous
+    job a step runs in one component: a node of component ``I`` gets ``--het-group=I``
+    (``groups``: node -> component; default: read from the job's environment)."""
 
     name = "srun"
 
-    def __init__(self, extra: Sequence[str] | None = None) -> None:
+    def __init__(self, extra: Sequence[str] | None = None, groups: Mapping[str, int] | None = None) -> None:
         self.extra = list(extra) if extra is not None else shlex.split(os.environ.get(ENV_SRUN_ARGS, ""))
+        self.groups = dict(het_groups() if groups is None else groups)
 
     def wrap(self, node: str, argv: Sequence[str]) -> list[str]:
-        return ["srun", "--nodes=1", "--ntasks=1", f"--nodelist={node}", "--kill-on-bad-exit=0", *self.extra,
+        het = [f"--het-group={self.groups[node]}"] if node in self.groups else []
+        return ["srun", *het, "--nodes=1", "--ntasks=1", f"--nodelist={node}", "--kill-on-bad-exit=0", *self.extra,
                 *argv]
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import os
 import shlex
 import shutil
@@ -52,12 +53,18 @@ def node_main(args: argparse.Namespace) -> int:
              f"--object-manager-port={free_port()}", f"--dashboard-agent-listen-port={free_port()}",
              f"--dashboard-agent-grpc-port={free_port()}", f"--metrics-export-port={free_port()}",
              f"--runtime-env-agent-port={free_port()}"]
+    num_gpus = args.num_gpus
+    gpu_node = getattr(args, "cpus_per_gpu", None) is not None  # a GPU node of a heterogeneous cluster
+    if gpu_node and num_gpus is None:
+        num_gpus = visible_gpus()  # what Slurm gave the step (Ray itself counts only GPUs it can open)
     if args.num_cpus is not None:
         argv.append(f"--num-cpus={args.num_cpus}")
+    elif gpu_node:
+        argv.append(f"--num-cpus={math.ceil(args.cpus_per_gpu * (num_gpus or 0))}")
     elif os.environ.get("SLURM_CPUS_ON_NODE"):
         argv.append(f"--num-cpus={os.environ['SLURM_CPUS_ON_NODE']}")
-    if args.num_gpus is not None:
-        argv.append(f"--num-gpus={args.num_gpus}")
+    if num_gpus is not None:
+        argv.append(f"--num-gpus={num_gpus}")
     if args.temp_dir:
         _make_temp_dir(Path(args.temp_dir))
         argv.append(f"--temp-dir={args.temp_dir}")
@@ -77,6 +84,19 @@ def node_main(args: argparse.Namespace) -> int:
     if not args.temp_dir:
         os.execve(ray_bin, [ray_bin, *argv[1:]], env)
     return _run_node(ray_bin, argv, env, Path(args.temp_dir), args.name)
+
+
+def visible_gpus(env: dict[str, str] | None = None) -> int:
+    """The GPUs this node's process may use: ``$CUDA_VISIBLE_DEVICES`` (Slurm sets it for a
+    step that was given GPUs), else ``$SLURM_GPUS_ON_NODE``, else 0."""
+    e = os.environ if env is None else env
+    visible = e.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([v for v in visible.split(",") if v.strip() and v.strip() != "-1"])
+    try:
+        return int(e.get("SLURM_GPUS_ON_NODE") or 0)
+    except ValueError:
+        return 0
 
 
 def _run_node(ray_bin: str, argv: list[str], env: dict[str, str], temp_dir: Path, name: str) -> int:

@@ -191,11 +191,35 @@ class ClusterSpec:
     ray_args: list[str] = field(default_factory=list)  # extra `ray start` flags, every node
     env: dict[str, str] = field(default_factory=dict)  # extra environment, every node
     die_with_parent: bool = False  # local node processes end when the process that started them dies
+    # A heterogeneous cluster (vLLM on GPU nodes, judging on CPU-only nodes): the nodes in
+    # ``cpu_nodes`` advertise no GPU; every other node advertises ``gpu_node_cpus`` CPUs, or (None)
+    # ``cpus_per_gpu`` per GPU it sees: what the vLLM replicas' bundles take
+    # (``model.cpus_per_bundle``), so the judge tasks, which need free CPUs, run on the CPU nodes.
+    cpu_nodes: list[str] = field(default_factory=list)
+    gpu_node_cpus: int | None = None
+    cpus_per_gpu: float = 1.0
 
     def __post_init__(self) -> None:
         self.job_dir = Path(self.job_dir).resolve()
         if not self.nodes:
             raise BringupError("no nodes")
+        unknown = [n for n in self.cpu_nodes if n not in self.nodes]
+        if unknown:
+            raise BringupError(f"cpu_nodes {unknown} are not in the node list {self.nodes}")
+
+    def resources(self, node: str) -> tuple[int | None, int | None, float | None]:
+        """(CPUs, GPUs, CPUs per GPU) for ``node``'s ``ray start``; None: Ray detects it. A GPU node
+        of a heterogeneous cluster (CPUs per GPU set) advertises the GPUs its step was given
+        (:func:`ibench.cluster.raynode.visible_gpus`) and, unless ``gpu_node_cpus``, that many
+        times CPUs per GPU."""
+        head = node == self.nodes[0]
+        cpus = self.head_cpus if head and self.head_cpus is not None else self.cpus
+        gpus = self.head_gpus if head and self.head_gpus is not None else self.gpus
+        if not self.cpu_nodes:
+            return cpus, gpus, None
+        if node in self.cpu_nodes:
+            return cpus, 0, None
+        return self.gpu_node_cpus, gpus, self.cpus_per_gpu
 
 
 class RayCluster:
@@ -233,12 +257,15 @@ class RayCluster:
     def alive_nodes(self) -> list[str]:
         return [n for n, p in self.procs.items() if p.alive()]
 
-    def _node_argv(self, role: str, name: str, cpus: int | None, gpus: int | None) -> list[str]:
+    def _node_argv(self, role: str, name: str, cpus: int | None, gpus: int | None,
+                   cpus_per_gpu: float | None = None) -> list[str]:
         s = self.spec
         argv = [s.python, "-m", "ibench.cluster.bringup", "node", "--role", role, "--job-dir", str(self.job_dir),
                 "--name", name, "--timeout", str(int(s.timeout_s))]
         if cpus is not None:
             argv += ["--num-cpus", str(cpus)]
+        if cpus_per_gpu is not None:
+            argv += ["--cpus-per-gpu", f"{cpus_per_gpu:g}"]
         if gpus is not None:
             argv += ["--num-gpus", str(gpus)]
         if s.temp_dir:
@@ -255,12 +282,12 @@ class RayCluster:
         return argv
 
     def start_node(self, name: str, role: str = "worker", node: str | None = None, cpus: int | None = None,
-                   gpus: int | None = None) -> NodeProc:
+                   gpus: int | None = None, cpus_per_gpu: float | None = None) -> NodeProc:
         """Start one node process (its launcher runs in its own session: killable as a unit)."""
         node = node or name
         if name in self.procs and self.procs[name].alive():
             raise BringupError(f"node {name} is already running (pid {self.procs[name].pid})")
-        cmd = self.spec.launcher.wrap(node, self._node_argv(role, name, cpus, gpus))
+        cmd = self.spec.launcher.wrap(node, self._node_argv(role, name, cpus, gpus, cpus_per_gpu))
         logf = self.job_dir / "logs" / f"{name}.log"
         logf.parent.mkdir(parents=True, exist_ok=True)
         env = ray_env(self.job_dir, {**os.environ, **self.spec.env})
@@ -284,17 +311,28 @@ class RayCluster:
         deadline = time.monotonic() + s.timeout_s
         try:
             head = s.nodes[0]
-            self.start_node(head, "head", head, s.head_cpus if s.head_cpus is not None else s.cpus,
-                            s.head_gpus if s.head_gpus is not None else s.gpus)
+            self.start_node(head, "head", head, *s.resources(head))
             self.address = self._wait_head(deadline)
             for node in s.nodes[1:]:
-                self.start_node(node, "worker", node, s.cpus, s.gpus)
-            self.wait_nodes(len(s.nodes), deadline - time.monotonic())
+                self.start_node(node, "worker", node, *s.resources(node))
+            rows = self.wait_nodes(len(s.nodes), deadline - time.monotonic())
         except BaseException:
             self.down(grace_s=2.0)
             raise
+        self._record_nodes(rows)
         self.write_env_file()
         return self
+
+    def _record_nodes(self, rows: list[dict]) -> None:
+        """``ray_nodes.json`` in the job folder: each Ray node's name, id and CPUs/GPUs as the
+        cluster sees them (which node generates, which judge; the verdicts' ``node`` column
+        holds the id's first characters), and one log line per node."""
+        for r in rows:
+            r["judges_only"] = r.get("name") in self.spec.cpu_nodes
+        _write_json(self.job_dir / "ray_nodes.json", {"nodes": rows})
+        for r in sorted(rows, key=lambda r: r.get("name", "")):
+            log.info("ray node %s (%s): %g CPU, %g GPU%s", r.get("name") or "?", str(r.get("node_id", ""))[:12],
+                     r.get("cpus", 0), r.get("gpus", 0), " (judging only)" if r["judges_only"] else "")
 
     def _wait_head(self, deadline: float) -> str:
         path = self.job_dir / "head.json"

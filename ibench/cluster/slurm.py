@@ -28,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from . import Cluster
-from .bringup import (CLUSTER_ENV, ENV_CLUSTER_DIR, ENV_CLUSTER_NODES, ClusterSpec, LocalLauncher, RayCluster,
-                      SrunLauncher, apply_auth_env, node_list)
+from .hostlists import cpu_nodes_from, node_list
+from .launchers import LocalLauncher, SrunLauncher
+from .rayprocs import CLUSTER_ENV, ENV_CLUSTER_DIR, ENV_CLUSTER_NODES, ClusterSpec, RayCluster, apply_auth_env
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +74,9 @@ class SlurmCluster(Cluster):
                  expected_nodes: int | None = None, wait_s: float = 900.0, survey: bool = True,
                  require_same_sandbox: bool = False, start_if_missing: bool = True, cpus_per_node: int | None = None,
                  gpus_per_node: int | None = None, temp_dir: str | None = None, jobs_dir: str | None = None,
-                 stop_grace_s: float = 5.0, runtime_env: dict[str, Any] | None = None, **_: object) -> None:
+                 stop_grace_s: float = 5.0, runtime_env: dict[str, Any] | None = None,
+                 cpu_nodes: str | list[str] | None = None, gpu_node_cpus: int | None = None,
+                 cpus_per_gpu: float = 1.0, **_: object) -> None:
         self.name = name
         self.address = address
         self.cluster_dir = cluster_dir
@@ -88,6 +91,11 @@ class SlurmCluster(Cluster):
         self.jobs_dir = jobs_dir
         self.stop_grace_s = float(stop_grace_s)
         self.runtime_env = dict(runtime_env or {})
+        # cluster=slurm-hetero: nodes that only judge (``het``: outside component 0 of a
+        # heterogeneous job), and the GPU nodes' Ray CPUs (see ClusterSpec.cpu_nodes)
+        self.cpu_nodes = cpu_nodes
+        self.gpu_node_cpus = gpu_node_cpus
+        self.cpus_per_gpu = float(cpus_per_gpu)
         self.nodes: list = []  # the survey (NodeInfo), after start()
         self.mismatches: dict[str, str] = {}
         self.is_driver = True
@@ -126,10 +134,17 @@ class SlurmCluster(Cluster):
         spec = ClusterSpec(job_dir=base / job, nodes=nodes, launcher=_MixedLauncher(here) if len(nodes) > 1
                            else LocalLauncher(), cpus=self.cpus_per_node, gpus=self.gpus_per_node,
                            temp_dir=self.temp_dir or f"/tmp/ibench-ray-{job}", timeout_s=self.wait_s,
-                           die_with_parent=True)
+                           die_with_parent=True, cpu_nodes=self._cpu_node_list(nodes),
+                           gpu_node_cpus=self.gpu_node_cpus, cpus_per_gpu=self.cpus_per_gpu)
         log.info("no Ray cluster to join: starting one on %d node(s): %s", len(nodes), ", ".join(nodes))
         self._own_cluster = RayCluster(spec).up()
         return self._own_cluster.env
+
+    def _cpu_node_list(self, nodes: list[str]) -> list[str]:
+        spec = self.cpu_nodes
+        if not spec:
+            return []
+        return cpu_nodes_from(spec if isinstance(spec, str) else ",".join(spec), nodes)
 
     # -- lifecycle ---------------------------------------------------------------------------
     def start(self) -> None:
@@ -156,8 +171,27 @@ class SlurmCluster(Cluster):
             self.wait_for_nodes(expected)
         log.info("Ray cluster at %s: %d node(s), %s", env["RAY_ADDRESS"], len(alive_nodes()),
                  {k: v for k, v in ray.cluster_resources().items() if k in ("CPU", "GPU")})
+        if self.cpu_nodes:
+            self.log_layout()
         if self.survey:
             self.check_sandboxes()
+
+    def log_layout(self) -> dict[str, list[str]]:
+        """A heterogeneous cluster's two kinds of node, as Ray sees them: those with GPUs (the vLLM
+        replicas' placement groups go there) and those without (judging). A cluster without
+        one of the two is logged as an error: the evaluation still runs, on what there is."""
+        layout: dict[str, list[str]] = {"gpu": [], "cpu": []}
+        for n in alive_nodes():
+            res = n.get("Resources", {})
+            name = next((k.split(":", 1)[1] for k in res if k.startswith("ibench_node:")), n.get("NodeID", "?")[:12])
+            kind = "gpu" if res.get("GPU", 0) > 0 else "cpu"
+            layout[kind].append(f"{name} ({res.get('GPU', 0):g} GPU, {res.get('CPU', 0):g} CPU)")
+        log.info("heterogeneous cluster: generation on %s; judging on %s", ", ".join(layout["gpu"]) or "no GPU node",
+                 ", ".join(layout["cpu"]) or "no CPU-only node")
+        if not layout["gpu"] or not layout["cpu"]:
+            log.error("cluster=slurm-hetero expects GPU nodes and CPU-only nodes (slurm/ibench-hetero.sbatch); "
+                      "this cluster has %s", "no GPU node" if not layout["gpu"] else "no CPU-only node")
+        return layout
 
     def wait_for_nodes(self, n: int) -> None:
         deadline = time.monotonic() + self.wait_s

@@ -56,6 +56,38 @@ def test_launchers(monkeypatch):
         make_launcher("nonsense")
 
 
+
+def test_heterogeneous_job_components_launcher_and_node_resources(monkeypatch, tmp_path):
+    """slurm/ibench-hetero.sbatch: the nodes of a heterogeneous job's components (component 0,
+    the GPU nodes, first), ``srun --het-group=I``, CPU nodes without GPUs, GPU nodes with one Ray
+    CPU per GPU (what the vLLM bundles take)."""
+    from ibench.cluster.bringup import cpu_nodes_from, het_groups
+    from ibench.cluster.raynode import visible_gpus
+
+    monkeypatch.setattr("shutil.which", lambda name, *a, **k: None)  # the expander, not scontrol
+    env = {"SLURM_HET_SIZE": "2", "SLURM_JOB_NODELIST": "g1", "SLURM_JOB_NODELIST_HET_GROUP_0": "g1",
+           "SLURM_JOB_NODELIST_HET_GROUP_1": "c[1-2]"}
+    assert het_groups(env) == {"g1": 0, "c1": 1, "c2": 1} and het_groups({"SLURM_JOB_NODELIST": "g1"}) == {}
+    nodes = node_list(None, env)
+    assert nodes == ["g1", "c1", "c2"]
+    assert cpu_nodes_from("het", nodes, env) == ["c1", "c2"] and cpu_nodes_from("c2", nodes, env) == ["c2"]
+    with pytest.raises(BringupError, match="not a heterogeneous"):
+        cpu_nodes_from("het", nodes, {})
+    srun = SrunLauncher(extra=[], groups=het_groups(env))
+    assert srun.wrap("c2", ["x"])[:3] == ["srun", "--het-group=1", "--nodes=1"]
+    spec = ClusterSpec(job_dir=tmp_path, nodes=nodes, cpu_nodes=["c1", "c2"])
+    assert spec.resources("c1") == (None, 0, None) and spec.resources("g1") == (None, None, 1.0)
+    argv = RayCluster(spec)._node_argv("head", "g1", *spec.resources("g1"))
+    assert argv[argv.index("--cpus-per-gpu") + 1] == "1" and "--num-cpus" not in argv
+    assert ClusterSpec(job_dir=tmp_path, nodes=nodes, cpu_nodes=["c1"], gpu_node_cpus=4).resources("g1")[0] == 4
+    assert ClusterSpec(job_dir=tmp_path, nodes=nodes).resources("c1") == (None, None, None)  # not heterogeneous
+    with pytest.raises(BringupError):
+        ClusterSpec(job_dir=tmp_path, nodes=nodes, cpu_nodes=["elsewhere"])
+    assert visible_gpus({"CUDA_VISIBLE_DEVICES": "0,1"}) == 2 and visible_gpus({"CUDA_VISIBLE_DEVICES": ""}) == 0
+    assert visible_gpus({"SLURM_GPUS_ON_NODE": "8"}) == 8 and visible_gpus({}) == 0
+    sbatch = (REPO / "slurm" / "ibench-hetero.sbatch").read_text()
+    assert "#SBATCH hetjob" in sbatch and "--cpu-nodes het" in sbatch and "cluster=slurm-hetero" in sbatch
+
 # -- the environment a driver gets ---------------------------------------------------------------------
 def test_env_file_round_trip(tmp_path):
     c = RayCluster(ClusterSpec(job_dir=tmp_path / "job", nodes=["h"]))

@@ -1,5 +1,6 @@
 """ibench on a real Slurm cluster: ``slurm/local/cluster.sh start`` (two slurmd nodes on this
-machine, partitions ``debug`` and ``high``) or any cluster with two idle nodes. CI's Slurm lane
+machine, partitions ``debug`` and ``high``, and ``gpu``/``cpu`` for the heterogeneous job) or any
+cluster with two idle nodes. CI's Slurm lane
 (``.ci/lanes/slurm.sh``) runs them; elsewhere they are skipped unless a cluster answers and they
 were asked for (``-m slurm_real``, or ``IBENCH_SLURM_REAL=1``), so ``pytest tests`` on a machine
 that happens to run Slurm never submits jobs.
@@ -241,3 +242,44 @@ def test_cluster_tests_inside_an_allocation_ignore_its_slurm_variables(tmp_path)
                           cwd=REPO, env=job_env(), capture_output=True, text=True, timeout=360)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert " passed" in proc.stdout and "error" not in proc.stdout.splitlines()[-1]
+
+
+# -- a heterogeneous cluster: vLLM on the GPU node, judging on the CPU node -----------------------
+def _partitions() -> set[str]:
+    out = subprocess.run(["sinfo", "-h", "-o", "%R"], capture_output=True, text=True, timeout=30, env=job_env())
+    return set(out.stdout.split())
+
+
+def test_hetero_job_generates_on_the_gpu_node_and_judges_on_the_cpu_node(tmp_path):
+    """slurm/ibench-hetero.sbatch as a heterogeneous job: component 0 in partition ``gpu`` (node1,
+    its fake GPU asked for), component 1 in ``cpu`` (node2, no GPU asked for). The model is the
+    vLLM backend with a stand-in engine (tests/cluster/crashy_vllm.py, no crash marker: each reply
+    names the Ray node that produced it) in one GPU bundle. Evidence: the bring-up's
+    ray_nodes.json (node1 1 GPU + 1 CPU, the bundle's; node2 0 GPU), every reply made on node1,
+    every verdict judged on node2 (the verdicts' ``node`` column: host/<ray node id>)."""
+    if not {"gpu", "cpu"} <= _partitions():
+        pytest.skip("needs partitions gpu and cpu (slurm/local/cluster.sh's layout)")
+    t0 = time.time()
+    jid = sbatch(tmp_path, ["model=tiny-cpu", "model.engine_module=crashy_vllm", "model.model=fake/model",
+                            "model.gpus_per_bundle=1", "model.cpus_per_bundle=1", "bench.ids=[guess-the-number]",
+                            "sampling.n=4"],
+                 ["--gpus-per-node=1", ":", "--nodes=1"], script="slurm/ibench-hetero.sbatch",
+                 env={"PYTHONPATH": f"{REPO}{os.pathsep}{REPO / 'tests' / 'cluster'}"})
+    info = wait_done(jid, timeout=240)
+    log = log_text(tmp_path, jid)
+    assert info["JobState"] == "COMPLETED" and info["ExitCode"] == "0:0", log[-4000:]
+    nodes = {json.loads(p.read_text())["name"]: json.loads(p.read_text())["command"]
+             for p in (tmp_path / "ray-cluster" / "nodes").glob("*.json")}
+    assert "--het-group=0" in nodes["node1"] and "--het-group=1" in nodes["node2"], nodes
+    ray_nodes = {r["name"]: r for r in json.loads((tmp_path / "ray-cluster" / "ray_nodes.json").read_text())["nodes"]}
+    assert (ray_nodes["node1"]["gpus"], ray_nodes["node1"]["cpus"]) == (1, 1), ray_nodes
+    assert ray_nodes["node2"]["gpus"] == 0 and ray_nodes["node2"]["judges_only"], ray_nodes
+    assert "generation on node1 (1 GPU, 1 CPU); judging on node2" in log, log[-3000:]
+    run = run_dir(tmp_path)
+    made_on = {json.loads(r.splitlines()[0])["node"] for r in samples(run)["response"]}
+    assert made_on == {ray_nodes["node1"]["node_id"]}, "the vLLM replica ran on the GPU node"
+    judged_on = set(verdicts(run)["node"])
+    assert judged_on == {f"{ray_nodes['node2']['host']}/{ray_nodes['node2']['node_id'][:12]}"}, judged_on
+    assert _once(run) == (4, 4)
+    figure("heterogeneous job (gpu + cpu partitions): submission to end", seconds=round(time.time() - t0, 1),
+           job=jid, generated_on="node1", judged_on="node2")
