@@ -141,12 +141,18 @@ def _box_ok(supervisor: Path, userns: bool) -> str:
     return ""
 
 
-def runtime_binds() -> list[str]:
-    """What every dynamically linked program needs: the loader, the shared libraries and the
-    loader's cache (top-level dirs that are symlinks, as on merged-/usr systems, stay symlinks)."""
+@functools.lru_cache(maxsize=1)
+def _runtime_binds() -> tuple[str, ...]:
     paths = ["/lib", "/lib64", "/lib32", "/libx32", "/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32",
              "/etc/ld.so.cache"]
-    return [p for p in paths if os.path.lexists(p)]
+    return tuple(p for p in paths if os.path.lexists(p))
+
+
+def runtime_binds() -> list[str]:
+    """What every dynamically linked program needs: the loader, the shared libraries and the
+    loader's cache (top-level dirs that are symlinks, as on merged-/usr systems, stay symlinks).
+    Looked up once per process: every case of every sample asks."""
+    return list(_runtime_binds())
 
 
 @functools.lru_cache(maxsize=None)

@@ -332,8 +332,13 @@ class Sandbox:
             if req.stdout is not None:
                 args += ["--stdout", _abs(req.stdout)]
         if iso.box:
+            # The box (and its network namespace) outlives a sample where nothing of the sample
+            # is bound into it: its init resets it after every case, and the next sample's
+            # program and limits come with the case. A sample whose own files are bound in (a
+            # staged script, classes: re-created for each sample) gets a box of its own.
+            epoch = self._net_epoch if req.binds and req.export is None else SHARED_EPOCH
             args += ["--userns" if iso.mode == "userns" else "--box", "--workdir", self.BOX_WORKDIR,
-                     "--net-epoch", str(self._net_epoch)]
+                     "--net-epoch", str(epoch)]
             if req.box_kb:
                 args += ["--box-kb", str(req.box_kb)]
             binds = [(p, p) for p in runtime_binds()] + [(_abs(h), inside) for h, inside in req.binds]
@@ -405,6 +410,7 @@ class Sandbox:
 # counter that is unique in the process, so two judges never share a sample's namespaces.
 _SERVER: dict = {}
 _EPOCHS = itertools.count(1)
+SHARED_EPOCH = 0  # the epoch of the slot's one box for samples that bind nothing of their own
 
 
 def _abs(path: str | Path) -> str:

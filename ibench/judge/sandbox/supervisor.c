@@ -730,11 +730,14 @@ static uint64_t fnv(uint64_t h, const char *str) {
     return (h ^ 0xff) * 1099511628211ULL;
 }
 
-/* Everything that shapes the box or the solver: a request that differs gets a new box. */
+/* Everything that shapes the box: a request that differs gets a new box. What a case runs in it
+ * (the program, its CPU, memory, file and process limits) comes with each case (struct
+ * zy_case), so one box serves a slot's samples one after another while their binds and
+ * settings agree; the Python side gives a sample whose binds it stages (a script, classes) an
+ * epoch of its own, as a directory re-created between samples must be bound anew. */
 static uint64_t box_key(void) {
     char num[256];
     uint64_t h = 1469598103934665603ULL;
-    h = fnv(h, opt.solver);
     h = fnv(h, opt.solver_dir);
     h = fnv(h, opt.argv0);
     h = fnv(h, opt.workdir);
@@ -743,8 +746,7 @@ static uint64_t box_key(void) {
     for (int i = 0; i < opt.n_solver_env; i++) h = fnv(h, opt.solver_env[i]);
     h = fnv(h, "--bind");
     for (int i = 0; i < opt.n_bind; i++) { h = fnv(h, opt.bind_src[i]); h = fnv(h, opt.bind_dst[i]); }
-    snprintf(num, sizeof num, "%ld %ld %ld %ld %ld %ld %ld %ld %ld %d", opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc,
-             opt.as_kb, opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns);
+    snprintf(num, sizeof num, "%ld %ld %ld %ld %d", opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns);
     h = fnv(h, num);
     const char *cgs[] = {opt.cg_mem, opt.cg_pids, opt.cg_cpu, opt.cg_v2};
     for (int i = 0; i < 4; i++) h = fnv(h, cgs[i]);
@@ -772,9 +774,12 @@ static void zygote_drop(void) {
     zy = (struct zygote){0, -1, -1, 0};
 }
 
-static int send_fds(int sock, const int *fds, int n) {
-    char data = 'c';
-    struct iovec iov = {&data, 1};
+/* A case as the box's init needs it: the limits exec_solver sets (the box's copy of `opt` is
+ * the one of the request that built it). */
+struct zy_case { long cpu_ms, mem_kb, fsize_kb, nproc, as_kb; };
+
+static int send_fds(int sock, const int *fds, int n, const struct zy_case *data) {
+    struct iovec iov = {(void *)data, sizeof *data};
     union { struct cmsghdr h; char buf[CMSG_SPACE(8 * sizeof(int))]; } u;
     memset(&u, 0, sizeof u);
     struct msghdr m = {0};
@@ -787,12 +792,11 @@ static int send_fds(int sock, const int *fds, int n) {
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
     memcpy(CMSG_DATA(c), fds, (size_t)n * sizeof(int));
-    return sendmsg(sock, &m, MSG_NOSIGNAL) == 1 ? 0 : -1;
+    return sendmsg(sock, &m, MSG_NOSIGNAL) == (ssize_t)sizeof *data ? 0 : -1;
 }
 
-static int recv_fds(int sock, int *fds, int n) {
-    char data;
-    struct iovec iov = {&data, 1};
+static int recv_fds(int sock, int *fds, int n, struct zy_case *data) {
+    struct iovec iov = {data, sizeof *data};
     union { struct cmsghdr h; char buf[CMSG_SPACE(8 * sizeof(int))]; } u;
     struct msghdr m = {0};
     m.msg_iov = &iov;
@@ -801,7 +805,7 @@ static int recv_fds(int sock, int *fds, int n) {
     m.msg_controllen = sizeof u.buf;
     ssize_t r;
     while ((r = recvmsg(sock, &m, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {}
-    if (r <= 0) return -1;
+    if (r != (ssize_t)sizeof *data) return -1;
     struct cmsghdr *c = CMSG_FIRSTHDR(&m);
     if (!c || c->cmsg_type != SCM_RIGHTS || c->cmsg_len != CMSG_LEN((size_t)n * sizeof(int))) return -1;
     memcpy(fds, CMSG_DATA(c), (size_t)n * sizeof(int));
@@ -839,11 +843,11 @@ static int fresh_tmpfs(const char *path, const char *opts) {
     return mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts);
 }
 
-static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
+static void box_zygote(int sock, int record_fd, int errpipe) {
     /* no descriptor of the supervisor's but these: a copy of a case's pipe held here would hide
      * the solver's end of output from the interactor */
     for (int fd = 0; fd < 1024; fd++)
-        if (fd != sock && fd != record_fd && fd != exe_fd && fd != errpipe) close(fd);
+        if (fd != sock && fd != record_fd && fd != errpipe) close(fd);
     box_setup(errpipe);
     close(errpipe);  /* each case brings its own */
     for (int i = 0; i < 3; i++) open("/dev/null", O_RDWR);  /* received descriptors land above 2 */
@@ -852,8 +856,14 @@ static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
     snprintf(tmp_opts, sizeof tmp_opts, "size=%ldk,mode=1777", opt.box_kb);
     snprintf(work_opts, sizeof work_opts, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
     for (;;) {
-        int fds[4];
-        if (recv_fds(sock, fds, 4) < 0) _exit(0);  /* the server moved on */
+        int fds[5];
+        struct zy_case c;
+        if (recv_fds(sock, fds, 5, &c) < 0) _exit(0);  /* the server moved on */
+        opt.cpu_ms = c.cpu_ms;
+        opt.mem_kb = c.mem_kb;
+        opt.fsize_kb = c.fsize_kb;
+        opt.nproc = c.nproc;
+        opt.as_kb = c.as_kb;
         box_kill_requested = 0;
         /* Every case's solver gets the same pid: the PID counter of the sample's box must not
          * carry a value from one case to the next. */
@@ -867,11 +877,11 @@ static void box_zygote(int sock, int record_fd, int exe_fd, int errpipe) {
         if (pid == 0) {
             signal(SIGUSR1, SIG_DFL);
             setpgid(0, 0);
-            exec_solver(fds[0], fds[1], fds[2], exe_fd, fds[3]);
+            exec_solver(fds[0], fds[1], fds[2], fds[4], fds[3]);
         }
         box_solver = pid;
         if (box_kill_requested) kill(pid, SIGKILL);
-        for (int i = 0; i < 4; i++) close(fds[i]);
+        for (int i = 0; i < 5; i++) close(fds[i]);
         struct box_record rec = reap_solver(pid);
         /* a box as clean as a new one before the record says the case is over */
         reap_the_rest(&rec);
@@ -904,14 +914,15 @@ static pid_t zygote_case(int in_fd, int out_fd, int err_fd, int exe_fd, int errp
         if (pid == 0) {
             setpgid(0, 0);
             prctl(PR_SET_PDEATHSIG, SIGKILL);
-            box_zygote(sv[1], rp[1], exe_fd, errpipe);
+            box_zygote(sv[1], rp[1], errpipe);
         }
         close(sv[1]);
         close(rp[1]);
         zy = (struct zygote){pid, sv[0], rp[0], key};
     }
-    int fds[4] = {in_fd, out_fd, err_fd, errpipe};
-    if (send_fds(zy.sock, fds, 4) == 0) return zy.pid;
+    int fds[5] = {in_fd, out_fd, err_fd, errpipe, exe_fd};
+    struct zy_case c = {opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc, opt.as_kb};
+    if (send_fds(zy.sock, fds, 5, &c) == 0) return zy.pid;
     if (attempt > 0) die("hand the case to the box");
     zygote_drop();  /* gone since its last case: a new one */
     }
@@ -1602,8 +1613,10 @@ static int run_case(int argc, char **argv) {
     if (exe_fd < 0) die("open solver");
     int errpipe[2], recpipe[2] = {-1, -1};
     if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
+    /* A one-case box (a compile) leaves the slot's box as it is: idle, it holds no case's
+     * descriptor, and the next sample's cases find it (their epoch and binds decide). */
     int use_zy = zygote_usable();
-    if (!use_zy && zy.pid > 0) zygote_drop();
+    if (!opt.box && zy.pid > 0) zygote_drop();  /* a run without a box: the slot has none either */
     if (opt.box && !use_zy && pipe2(recpipe, O_CLOEXEC | O_NONBLOCK) < 0) die("pipe");
     record_fd = recpipe[0];
     /* The export target is created here, by the judge's side, and never opened through a link. */
