@@ -33,7 +33,7 @@ The modules of the import, by job:
   what goes under ``DIR/_unsupported/``);
 * :mod:`.liveoibench_fields`: column values as task-card fields;
 * :mod:`.liveoibench_contests`: contests, held tasks and human results, written to
-  ``DIR/contests.json`` (:func:`ibench.results.contest.load_contests`).
+  ``DIR/contests.json`` (:func:`ibench.tasks.contest.load_contests`).
 
 Tasks ibench cannot judge yet are written under ``DIR/_unsupported/`` (skipped by the loader)
 and are not *held*: contest scoring compares the model with humans on the held tasks only.
@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ibench.results.contest import write_contests
+from ibench.tasks.contest import write_contests
 
 from . import REJECTED_DIR, UNSUPPORTED_DIR, ImportLog, Staging, peak_rss_mb, safe_name, write_json, write_text
 from .jsonstream import JsonShapeError

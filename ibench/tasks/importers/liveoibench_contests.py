@@ -5,7 +5,8 @@ The contests file has one row per contest: ``contest_id, gold_cutoff, silver_cut
 bronze_cutoff, division, date, num_contestants, problems`` (JSON list of problem ids) and
 ``contestants_ranking`` (JSON rows with ``Rank, Contestant, Country``, one column per task,
 ``Total, Medal, CF_Rating``). Only *held* tasks (imported and judgeable, not under
-``_unsupported/``) take part in the comparison (see :mod:`ibench.results.contest`).
+``_unsupported/``) take part in the comparison (the scorer: :mod:`ibench.results.contest`; the
+data model written here: :mod:`ibench.tasks.contest`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ibench.results.contest import ContestInfo, Contestant, normalize_name
+from ibench.tasks.contest import ContestInfo, Contestant, normalize_name
 
 from . import UNSUPPORTED_DIR, ImportLog, safe_name
 from .liveoibench_fields import is_null, json_field, parse_date, to_number
