@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import polars as pl
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
+from rich.text import Text
 
 from ibench.judge.verdict import FAILURE_LABELS
 from ibench.results.metrics import GroupMetric, RunSummary, fmt
@@ -130,61 +131,121 @@ def _cells(g: GroupMetric | None, ks: list[int]) -> list[str]:
     return [fmt(g.pass_at.get(k)) if g else "—" for k in ks]
 
 
-def render_refine(rows: list[dict[str, Any]], console: Console, title: str) -> None:
-    """InteractBench Table 11's shape: one row per round."""
-    labels = [v for v in [*(x.value for x in FAILURE_LABELS), "SE"] if any(r.get(v) for r in rows)]
-    t = Table(title=title, title_justify="left")
-    for name in ["round", *labels, "unsolved", "refine@k"]:
-        t.add_column(name, justify="right")
+def _fits(console: Console, table: Table) -> bool:
+    """The table at its natural width fits the console (rich would otherwise shrink its
+    columns and cut their numbers to ``0…``)."""
+    from rich.measure import Measurement
+
+    unbounded = console.options.update(width=10_000, max_width=10_000)  # (measured at most the width given)
+    return Measurement.get(console, unbounded, table).maximum <= console.width
+
+
+def _number_column(t: Table, name: str) -> None:
+    """A right-aligned column whose cells are never cut: a number that cannot fit folds."""
+    t.add_column(name, justify="right", overflow="fold")
+
+
+def _titled(title: str, table: Table) -> Group:
+    """A folded (narrow) table with its title on a line of its own above it, wrapped at the
+    console's width between words rather than at the table's."""
+    return Group(Text.from_markup(title, style="table.title"), table)
+
+
+def _wide(console: Console, title: str, heads: list[str], rows: list[list[str]]) -> Table | None:
+    """The paper's shape: one row per model, ``heads[0]`` over the row labels, one column per
+    (group, k); None when it does not fit the console."""
+    wide = Table(title=title, title_justify="left")
+    wide.add_column(heads[0])
+    for h in heads[1:]:
+        _number_column(wide, h)
     for r in rows:
-        t.add_row(f"r{r['round']}", *[fmt(r.get(label)) for label in labels], str(r.get("n_unsolved", "")),
-                  f"[bold]{fmt(r.get('refine@k'))}[/bold]")
-    console.print(t)
+        wide.add_row(*r)
+    return wide if _fits(console, wide) else None
+
+
+def _wide_or_folded(console: Console, title: str, heads: list[str], rows: list[list[str]]) -> RenderableType:
+    """:func:`_wide` when it fits, else the same cells folded: one row per column of the wide
+    table (its head on one line), one column per row of it."""
+    wide = _wide(console, title, heads, rows)
+    if wide is not None:
+        return wide
+    folded = Table()
+    folded.add_column("")
+    for r in rows:
+        _number_column(folded, r[0])
+    for i, h in enumerate(heads[1:], start=1):
+        folded.add_row(h.replace("\n", " "), *[r[i] for r in rows])
+    return _titled(title, folded)
+
+
+def _by_group(console: Console, title: str, model: str, names: list[str], groups: dict[str, GroupMetric],
+              ks: list[int], extra: Sequence[tuple[str, GroupMetric]] = (), counts: bool = True) -> RenderableType:
+    """pass@k per group (difficulty, category): the wide shape (a column per group and k) when it
+    fits, else one row per group with a column per k and the group's task count."""
+    heads = ["Model", *[f"{n}\npass@{k}" for n in names for k in ks], *[f"{n}\npass@{k}" for n, _ in extra for k in ks]]
+    rows = [[model, *[c for n in names for c in _cells(groups.get(n), ks)], *[c for _, g in extra for c in _cells(g, ks)]]]
+    if counts:
+        rows.append(["[dim]tasks[/dim]", *[f"[dim]n={groups[n].n_tasks}[/dim]" if n in groups else "" for n in names
+                                            for _ in ks],
+                     *[f"[dim]n={g.n_tasks}[/dim]" for _, g in extra for _ in ks]])
+    wide = _wide(console, title, heads, rows)
+    if wide is not None:
+        return wide
+    t = Table()
+    t.add_column("")
+    for k in ks:
+        _number_column(t, f"pass@{k}")
+    _number_column(t, "tasks")
+    for n in names:
+        g = groups.get(n)
+        t.add_row(n, *_cells(g, ks), str(g.n_tasks) if g else "")
+    for n, g in extra:
+        t.add_row(f"[bold]{n}[/bold]", *_cells(g, ks), str(g.n_tasks))
+    return _titled(f"{title} — {model}", t)
+
+
+def render_refine(rows: list[dict[str, Any]], console: Console, title: str) -> None:
+    """InteractBench Table 11's shape: one row per round (folded to one row per column when it
+    does not fit the console)."""
+    labels = [v for v in [*(x.value for x in FAILURE_LABELS), "SE"] if any(r.get(v) for r in rows)]
+    cells = [[f"r{r['round']}", *[fmt(r.get(label)) for label in labels], str(r.get("n_unsolved", "")),
+              f"[bold]{fmt(r.get('refine@k'))}[/bold]"] for r in rows]
+    console.print(_wide_or_folded(console, title, ["round", *labels, "unsolved", "refine@k"], cells))
 
 
 def render(s: RunSummary, console: Console | None = None) -> None:
-    """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model)."""
+    """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model). A table
+    wider than the console is folded (one row per group) rather than shrunk: no number is cut."""
     console = console or Console()
     ks = s.ks
     model = escape(s.model)
     kind = "reasoning" if s.meta.get("reasoning") else "non-reasoning"
 
     se = f" ({s.n_judge_errors} SE, counted as failed)" if s.n_judge_errors else ""
-    t2 = Table(title=f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples{se}", title_justify="left")
-    t2.add_column("Model")
     diff = {g.name: g for g in s.by_difficulty}
-    for name in [*DIFFICULTIES, "Overall"]:
-        for k in ks:
-            t2.add_column(f"{name}\npass@{k}", justify="right")
-    t2.add_row(f"{model} ({kind})", *[c for d in DIFFICULTIES for c in _cells(diff.get(d), ks)],
-               *_cells(s.overall, ks))
-    counts = [f"n={diff[d].n_tasks}" if d in diff else "" for d in DIFFICULTIES for _ in ks]
-    t2.add_row("[dim]tasks[/dim]", *[f"[dim]{c}[/dim]" for c in counts], *[f"[dim]n={s.overall.n_tasks}[/dim]"] * len(ks))
-    console.print(t2)
+    console.print(_by_group(console, f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples{se}",
+                            f"{model} ({kind})", list(DIFFICULTIES), diff, ks, extra=[("Overall", s.overall)]))
 
-    ci = "  ".join(f"pass@{k} = {fmt(s.overall.pass_at.get(k))} "
-                   f"[{fmt(s.overall.ci[k][0]) if s.overall.ci.get(k) else '—'}, "
-                   f"{fmt(s.overall.ci[k][1]) if s.overall.ci.get(k) else '—'}]" for k in ks)
-    console.print(f"Overall {int(s.confidence * 100)}% bootstrap CI over tasks: {ci}")
+    cis = [f"pass@{k} = {fmt(s.overall.pass_at.get(k))} "
+           f"[{fmt(s.overall.ci[k][0]) if s.overall.ci.get(k) else '—'}, "
+           f"{fmt(s.overall.ci[k][1]) if s.overall.ci.get(k) else '—'}]" for k in ks]
+    head = f"Overall {int(s.confidence * 100)}% bootstrap CI over tasks:"
+    line = f"{head} {'  '.join(cis)}"
+    if len(line) <= console.width:
+        console.print(escape(line), highlight=False)
+    else:  # one k a line rather than a wrap inside one
+        console.print("\n".join([head, *(f"  {c}" for c in cis)]), markup=False, highlight=False)
 
     if s.by_category:
-        t3 = Table(title="pass@k by category (multi-label)", title_justify="left")
-        t3.add_column("Model")
         cats = {g.name: g for g in s.by_category}
         names = [c for c in CATEGORIES if c in cats] + [c for c in cats if c not in CATEGORIES]
-        for name in names:
-            for k in ks:
-                t3.add_column(f"{name}\npass@{k}", justify="right")
-        t3.add_row(model, *[c for name in names for c in _cells(cats[name], ks)])
-        console.print(t3)
+        console.print(_by_group(console, "pass@k by category (multi-label)", model, names, cats, ks, counts=False))
 
-    t4 = Table(title=f"Failure composition over {s.n_failed} failed samples", title_justify="left")
-    t4.add_column("Model")
-    for label in s.failure_composition:
-        t4.add_column(label, justify="right")
-    t4.add_row(model, *[fmt(v) for v in s.failure_composition.values()])
-    t4.add_row("[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in s.failure_composition])
-    console.print(t4)
+    labels = list(s.failure_composition)
+    console.print(_wide_or_folded(
+        console, f"Failure composition over {s.n_failed} failed samples", ["Model", *labels],
+        [[model, *[fmt(v) for v in s.failure_composition.values()]],
+         ["[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in labels]]]))
     console.print(f"judge errors (SE, counted as failed in pass@k, not in the composition): {s.n_judge_errors}",
                   style="bold red" if s.n_judge_errors else "dim", highlight=False)
 
