@@ -12,7 +12,6 @@ import sys
 import time
 import uuid
 from contextlib import nullcontext
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from ibench import config as _config  # registers the structured configs
 from ibench.generate.base import Backend, SamplingSettings
-from ibench.generate.prompt import PromptTemplate
 from ibench.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored, signum_of
-from ibench.judge.executors import executor_class
-from ibench.judge.settings import JudgeSettings
 from ibench.preflight import ConfigError, preflight
 from ibench.progress import ProgressLog
 from ibench.results.metrics import RunSummary, summarize
@@ -33,57 +29,7 @@ from ibench.results.store import RunStore
 
 log = logging.getLogger("ibench.launch")
 
-__all__ = ["ConfigError", "RunInterrupted", "build_judge_settings", "load_bench", "main", "run"]
-
-
-def build_judge_settings(cfg: DictConfig) -> JudgeSettings:
-    """The judge settings (case pools applied) and the canonical ``bench.language``; a
-    :class:`ConfigError` naming each bad field."""
-    settings = OmegaConf.to_object(cfg.judge)
-    assert isinstance(settings, JudgeSettings)
-    if cfg.bench.non_adaptive_cases is not None:
-        settings.non_adaptive_cases = int(cfg.bench.non_adaptive_cases)
-    if cfg.bench.adaptive_cases is not None:
-        settings.adaptive_cases = int(cfg.bench.adaptive_cases)
-    settings.variant = str(cfg.bench.get("variant", settings.variant))  # one setting: bench.variant
-    problems = [p if not p.startswith("judge.variant:") else
-                f"bench.variant: {settings.variant!r}; expected interactive or batch" for p in settings.problems()]
-    try:
-        cfg.bench.language = executor_class(cfg.bench.language).language
-    except ValueError as e:
-        problems.append(f"bench.language: {e}")
-    if problems:
-        raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
-    return settings
-
-
-def load_bench(cfg: DictConfig) -> list:
-    from ibench.tasks.load import load_tasks
-
-    b = cfg.bench
-    tasks = load_tasks(b.tasks_dir, ids=b.ids, difficulties=b.difficulties, categories=b.categories)
-    if b.language != "cpp":
-        # A grader-linked task links the solution with C++ code: it cannot be solved in another
-        # language, so it is left out rather than charged to the model as CE.
-        linked = [t.problem_id for t in tasks if t.grader_files]
-        if linked:
-            log.warning("bench.language=%s: left out %d grader-linked task(s) that take C++ only: %s",
-                        b.language, len(linked), ", ".join(linked))
-            tasks = [t for t in tasks if not t.grader_files]
-    if str(b.get("variant", "interactive")) == "batch":
-        # The batch variant (InteractBench C.1) hands a stdio-interactive task's solver its hidden
-        # case on stdin: batch tasks have no interaction, grader-linked ones no such stdin.
-        other = [t.problem_id for t in tasks if not t.stdio_interactive]
-        if other:
-            log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch or "
-                        "grader-linked): %s", len(other), ", ".join(other))
-            tasks = [t for t in tasks if t.stdio_interactive]
-    if b.limit is not None:
-        tasks = tasks[: int(b.limit)]
-    if not tasks:
-        raise SystemExit(f"no tasks selected from {b.tasks_dir} (ids={b.ids}, difficulties={b.difficulties}, "
-                         f"categories={b.categories})")
-    return tasks
+__all__ = ["ConfigError", "RunInterrupted", "main", "run"]
 
 
 def wandb_run_id(run_dir: Path) -> str:
@@ -98,19 +44,6 @@ def wandb_run_id(run_dir: Path) -> str:
     rid = uuid.uuid4().hex[:16]
     path.write_text(rid + "\n")
     return rid
-
-
-def run_identity(cfg: DictConfig, backend_name: str, sampling: SamplingSettings,
-                 overrides: list[str] | None) -> dict[str, Any]:
-    """What the run measures, for people and reports: model name and id, backend, sampling,
-    language, prompt setting, the command's overrides. The sweep and compare reports label and group runs by it."""
-    model_id = cfg.model.get("model")
-    label = backend_name if not model_id or str(model_id) == backend_name else f"{backend_name} ({model_id})"
-    return {"model": backend_name, "model_id": None if model_id is None else str(model_id),
-            "backend": str(cfg.model.get("_target_", "")), "sampling": asdict(sampling),
-            "language": str(cfg.bench.language), "prompt": str(cfg.prompt.name),
-            "variant": str(cfg.bench.get("variant", "interactive")),
-            "overrides": list(overrides or []), "label": label}
 
 
 def banner_note(backend: Backend, tasks: list, sampling: SamplingSettings) -> str:
@@ -154,7 +87,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     from rich.console import Console
     from rich.markup import escape
 
-    from ibench.pipeline import Pipeline
+    from ibench.pipeline import Execution, Pipeline
     from ibench.results.report import per_task_rows, render, write_files
     from ibench.results import load as load_results
     from ibench.results.wandb_sink import WandbSink
@@ -165,7 +98,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             console = Console(width=170)
     checked = checked or preflight(cfg)
     quiet_libraries()
-    judge_settings, tasks = checked.judge, checked.tasks
+    spec, tasks = checked.spec, checked.tasks
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
@@ -175,10 +108,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     file_log.setFormatter(logging.Formatter("[%(asctime)s][%(name)s][%(levelname)s] - %(message)s"))
     logging.getLogger().addHandler(file_log)
 
-    sampling = OmegaConf.to_object(cfg.sampling)
-    prompt = checked.prompt if checked.prompt is not None else OmegaConf.to_object(cfg.prompt)
-    feedback = OmegaConf.to_object(cfg.feedback)
-    assert isinstance(sampling, SamplingSettings) and isinstance(prompt, PromptTemplate)
+    sampling = spec.sampling
     cluster = instantiate(cfg.cluster)
     backend: Backend | None = None
     store: RunStore | None = None
@@ -197,7 +127,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         # Every judging node's isolation, before anything is generated; refused where
         # judge.require_isolation is set and a node has no box.
         from ibench.cluster.judging import check_isolation
-        check_isolation(judge_settings, lambda line: console.print(escape(line)))
+        check_isolation(spec.judge, lambda line: console.print(escape(line)))
         backend = instantiate(OmegaConf.create(model_kwargs), _convert_="all")
         store = RunStore(run_dir / "results", flush_rows=p.flush_rows, flush_seconds=p.flush_seconds)
         sink.start()
@@ -206,16 +136,13 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
             sink.progress(pr.as_log())
             progress_log(pr)
 
-        pipeline = Pipeline(backend, tasks, store, sampling, prompt, judge_settings, language=cfg.bench.language,
-                            judge_cpus=p.judge_cpus, max_inflight=p.max_inflight, task_retries=p.task_retries,
-                            rejudge_se=p.rejudge_se, regenerate_failed=p.regenerate_failed,
-                            accept_untagged=cfg.bench.accept_untagged_fence, progress=p.progress and terminal,
-                            on_progress=on_progress, console=console, feedback=feedback)
+        pipeline = Pipeline(spec, backend, tasks, store, Execution.from_config(p), progress=p.progress and terminal,
+                            on_progress=on_progress, console=console)
         # What the run measures, in full (a folder's name shows only part of a long override list).
         import json
 
         (run_dir / "identity.json").write_text(json.dumps(
-            run_identity(cfg, backend.name, sampling, overrides), indent=1, default=str) + "\n")
+            spec.identity(backend.name, overrides), indent=1, default=str) + "\n")
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
                       f"wandb={sink.mode if sink.active else 'off'}", soft_wrap=True)
@@ -240,13 +167,13 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         if too_long:  # failed samples that are the setup's doing, not the model's
             summary.warnings.append(f"{too_long} sample(s) failed before generating: the prompt is longer than the "
                                     "model's context window (raise max_model_len, or leave those tasks out)")
-        summary.meta = {"reasoning": bool(cfg.model.get("reasoning", False)), "sampling": sampling.name,
+        summary.meta = {"reasoning": spec.model.reasoning, "sampling": sampling.name,
                         "gen_key": pipeline.keys.gen_key, "judge_key": pipeline.keys.judge_key,
                         "run_dir": str(run_dir), "generated": plan.n_generate,
                         "reused_samples": plan.reused_samples, "reused_verdicts": plan.reused_verdicts,
                         "judged_now": pipeline.progress.judged, "wall_s": round(time.time() - started, 2),
                         "tasks_dir": str(cfg.bench.tasks_dir),
-                        "identity": run_identity(cfg, backend.name, sampling, overrides)}
+                        "identity": spec.identity(backend.name, overrides)}
         files = write_files(summary, run_dir)
         from ibench.results.study import run_study
 
@@ -351,7 +278,7 @@ def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | No
     d.mkdir(parents=True, exist_ok=True)
     hc = OmegaConf.to_container(HydraConfig.get(), resolve=False)
     if cfg.resume and (d / "hydra.yaml").is_file():
-        from ibench.preflight import folder_settings
+        from ibench.resume import folder_settings
 
         _, choices = folder_settings(run_dir)
         hc["runtime"]["choices"].update(choices)  # type: ignore[index]
@@ -373,7 +300,8 @@ def adopt_folder(cfg: DictConfig, run_dir: Path, overrides: list[str]) -> tuple[
     """``resume=PATH``: (the folder's config with the command's non-identity overrides, the
     overrides the folder's run was made with plus those, notes); :class:`ConfigError` when
     PATH is no run folder or an override would change what the run measures."""
-    from ibench.preflight import CommandLine, adopt_resume
+    from ibench.preflight import CommandLine
+    from ibench.resume import adopt_resume
 
     if not run_dir.is_dir():
         raise ConfigError(f"invalid settings:\n  resume: {cfg.resume}: not a folder (resume=PATH continues an "
@@ -426,7 +354,7 @@ def main(cfg: DictConfig) -> float | None:
     try:
         if cfg.resume:
             # resume=PATH: the folder's own settings are the run's; an override that would change
-            # what it measures is refused (ibench.preflight.adopt_resume).
+            # what it measures is refused (ibench.resume.adopt_resume).
             cfg, overrides, notes = adopt_folder(cfg, run_dir, overrides)
         if cfg.print_config:
             _remove_if_empty(hydra_dir, outputs)
@@ -484,7 +412,8 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
     from hydra._internal.utils import get_args_parser
     from hydra.errors import HydraException
 
-    from ibench.preflight import CommandLine, adopt_resume, _first_lines
+    from ibench.preflight import CommandLine, _first_lines
+    from ibench.resume import adopt_resume
     from ibench.tasks.errors import TaskError
 
     args = get_args_parser().parse_args(argv)
@@ -569,7 +498,7 @@ def with_folder_choices(argv: list[str]) -> list[str]:
         return argv
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    from ibench.preflight import IDENTITY_GROUPS, folder_settings
+    from ibench.resume import IDENTITY_GROUPS, folder_settings
 
     try:
         path = OverridesParser.create().parse_override(resume[-1]).value()

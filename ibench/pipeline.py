@@ -25,53 +25,58 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from ibench.cluster.judge_loop import JudgeJob, JudgeLoop, Outcome, inflight_limit
-from ibench.generate.base import Backend, Completion, SamplingSettings
-from ibench.generate.feedback import FeedbackSettings
-from ibench.generate.prompt import PromptTemplate
+from ibench.generate.base import Backend, Completion
 from ibench.judge.results import SampleResult
-from ibench.judge.settings import JudgeSettings
+from ibench.keys import spec_keys
 from ibench.plan import Plan, Planner, RunPlan
 from ibench.progress import Bars, Progress
-from ibench.results.records import make_sample_record, no_code_result, run_keys, verdict_rows
+from ibench.results.records import make_sample_record, no_code_result, verdict_rows
 from ibench.results.store import RunStore, SampleRecord
+from ibench.spec import RunSpec
 from ibench.tasks.model import Task
 
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class Execution:
+    """How the pipeline runs, never what it measures (``cfg.pipeline``; a resume may change it)."""
+
+    judge_cpus: float = 1.0  # CPUs reserved per judge task
+    max_inflight: int = 0  # judge tasks in flight at once; 0 = 2 x cluster CPUs
+    task_retries: int = 2  # Ray retries of a judge task whose worker or node died
+    rejudge_se: int = 1  # re-judge a sample that got a judge error (SE) this many times
+    regenerate_failed: bool = True  # on resume, retry samples whose generation request failed
+
+    @classmethod
+    def from_config(cls, p: Any) -> "Execution":
+        return cls(judge_cpus=float(p.judge_cpus), max_inflight=int(p.max_inflight), task_retries=int(p.task_retries),
+                   rejudge_se=int(p.rejudge_se), regenerate_failed=bool(p.regenerate_failed))
+
+
 class Pipeline:
-    def __init__(self, backend: Backend, tasks: list[Task], store: RunStore, sampling: SamplingSettings,
-                 prompt: PromptTemplate, judge: JudgeSettings, language: str = "cpp", judge_cpus: float = 1.0,
-                 max_inflight: int = 0, task_retries: int = 2, rejudge_se: int = 1,
-                 regenerate_failed: bool = True, accept_untagged: bool = False, progress: bool = True,
-                 on_progress: Callable[[Progress], None] | None = None, console: Any = None,
-                 feedback: FeedbackSettings | None = None) -> None:
+    def __init__(self, spec: RunSpec, backend: Backend, tasks: list[Task], store: RunStore,
+                 execution: Execution = Execution(), progress: bool = True,
+                 on_progress: Callable[[Progress], None] | None = None, console: Any = None) -> None:
+        self.spec = spec
         self.backend = backend
         self.tasks = tasks
         self.by_id = {t.problem_id: t for t in tasks}
         self.store = store
-        self.sampling = sampling
-        self.prompt = prompt
-        self.judge = judge
-        self.language = language
-        self.judge_cpus = judge_cpus
-        self.max_inflight = max_inflight
-        self.task_retries = task_retries
-        self.rejudge_se = rejudge_se
-        self.accept_untagged = accept_untagged
+        self.execution = execution
         self.show_progress = progress
         self.on_progress = on_progress
         self.console = console
-        self.keys = run_keys(backend, sampling, prompt, language, accept_untagged, judge)
+        self.keys = spec_keys(spec, backend)
         self.progress = Progress()
         self.reasoning_format = backend.reasoning_format
         self._prompt_info: dict[str, dict] = {}
-        self.rounds = max(1, int(sampling.refine_rounds or 1))
-        self.planner = Planner(backend, tasks, store, sampling, prompt, language, self.keys,
-                               feedback or FeedbackSettings(), regenerate_failed)
+        self.rounds = spec.rounds
+        self.planner = Planner(spec, backend, tasks, store, self.keys, execution.regenerate_failed)
         self._current: Plan | None = None
         self._backend_ready = False
 
@@ -102,13 +107,14 @@ class Pipeline:
         if plan.stopped:
             log.warning("round %d: %d sample(s) end before it: their last round has no verdict to answer "
                         "(a judge error, or a failed request)", plan.round, plan.stopped)
-        loop = JudgeLoop(self.judge, judge_cpus=self.judge_cpus, max_retries=self.task_retries,
-                         max_inflight=self.max_inflight, rejudge_se=self.rejudge_se)
+        ex = self.execution
+        loop = JudgeLoop(self.spec.judge, judge_cpus=ex.judge_cpus, max_retries=ex.task_retries,
+                         max_inflight=ex.max_inflight, rejudge_se=ex.rejudge_se)
         bars = Bars(self.show_progress, plan.n_generate, plan.n_generate + len(plan.to_judge), self.console,
                     suffix="" if self.rounds == 1 else f" r{plan.round}")
-        source = _RoundSource(self, plan, bars, inflight_limit(self.max_inflight, self.judge_cpus))
+        source = _RoundSource(self, plan, bars, inflight_limit(ex.max_inflight, ex.judge_cpus))
         if plan.requests and not self._backend_ready:  # only now: a fully resumed run never loads a model
-            self.backend.setup(self.sampling)
+            self.backend.setup(self.spec.sampling)
             self._backend_ready = True
 
         def on_result(job: JudgeJob, out: Outcome) -> None:
@@ -130,11 +136,11 @@ class Pipeline:
 
     def _prompt_record(self, task_id: str) -> dict:
         if task_id not in self._prompt_info:
-            self._prompt_info[task_id] = self.prompt.record(self.by_id[task_id], self.language)
+            self._prompt_info[task_id] = self.spec.prompt.record(self.by_id[task_id], self.spec.language)
         return self._prompt_info[task_id]
 
     def _new_sample(self, c: Completion) -> SampleRecord:
-        language = c.extra.get("language", self.language)
+        language = c.extra.get("language", self.spec.language)
         if c.task_id in self.by_id:  # the prompt setting and the example shown, with the sample
             c.extra = {**c.extra, "prompt": self._prompt_record(c.task_id)}
         plan = self._current
@@ -144,7 +150,7 @@ class Pipeline:
             parent = plan.parents[(c.task_id, c.sample_index)]
             sid = self.planner.round_sample_id(parent, round_)
         rec = make_sample_record(c, self.keys, self.backend.name, language, self.reasoning_format,
-                                 self.accept_untagged, self.planner.task_fp(c.task_id), round_=round_, parent_id=parent,
+                                 self.spec.accept_untagged, self.planner.task_fp(c.task_id), round_=round_, parent_id=parent,
                                  sid=sid)
         self.store.add_sample(rec)
         self.progress.generated += 1

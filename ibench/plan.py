@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from ibench.generate.base import Backend, GenerationRequest, SamplingSettings, stable_seed
+from ibench.generate.base import Backend, GenerationRequest, stable_seed
 from ibench.generate.extract import split_reasoning
-from ibench.generate.feedback import FeedbackSettings, assistant_turn
-from ibench.generate.prompt import PromptTemplate
+from ibench.generate.feedback import assistant_turn
 from ibench.judge.verdict import Verdict
-from ibench.results.records import RunKeys, sample_from_row
-from ibench.results.store import RunStore, SampleRecord, round_id, sample_id
+from ibench.keys import RunKeys, round_id, sample_id, spec_feedback_key, task_key
+from ibench.results.records import sample_from_row
+from ibench.results.store import RunStore, SampleRecord
+from ibench.spec import RunSpec
 from ibench.tasks.model import Task
 
 
@@ -75,21 +76,21 @@ class RunPlan:
 
 
 class Planner:
-    def __init__(self, backend: Backend, tasks: list[Task], store: RunStore, sampling: SamplingSettings,
-                 prompt: PromptTemplate, language: str, keys: RunKeys, feedback: FeedbackSettings,
+    def __init__(self, spec: RunSpec, backend: Backend, tasks: list[Task], store: RunStore, keys: RunKeys,
                  regenerate_failed: bool = True) -> None:
+        self.spec = spec
         self.backend = backend
         self.tasks = tasks
         self.by_id = {t.problem_id: t for t in tasks}
         self.store = store
-        self.sampling = sampling
-        self.prompt = prompt
-        self.language = language
+        self.sampling = spec.sampling
+        self.prompt = spec.prompt
+        self.language = spec.language
         self.keys = keys
-        self.feedback = feedback
+        self.feedback = spec.feedback
         self.regenerate_failed = regenerate_failed
         self.reasoning_format = backend.reasoning_format
-        self._feedback_fp = feedback.fingerprint()
+        self._feedback_fp = spec_feedback_key(spec)
         self._fps: dict[str, str] = {}
 
     def round_sample_id(self, parent_id: str, round_: int) -> str:
@@ -189,10 +190,6 @@ class Planner:
         return Plan(requests, to_judge, {}, reused_s, reused_v, round=round_, parents=parents, stopped=stopped)
 
     def task_fp(self, task_id: str) -> str:
-        # The backend's per-task part (the reference model's solution files) and the prompt's
-        # (a few-shot prompt's example): either changing re-keys that task's samples.
         if task_id not in self._fps:
-            task = self.by_id[task_id]
-            parts = [self.backend.task_fingerprint(task), self.prompt.task_fingerprint(task, self.language)]
-            self._fps[task_id] = parts[0] if not parts[1] else "+".join(parts)
+            self._fps[task_id] = task_key(self.backend, self.prompt, self.by_id[task_id], self.language)
         return self._fps[task_id]

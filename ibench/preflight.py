@@ -17,7 +17,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from ibench.tasks.model import CATEGORIES, DIFFICULTIES
+from ibench.spec import Problem, RunSpec
 
 WANDB_MODES = ("auto", "online", "offline", "disabled")
 
@@ -26,13 +26,12 @@ class ConfigError(ValueError):
     """A setting that cannot work; raised before anything starts."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Checked:
     """What the preflight built on the way (so the launch does not build it twice)."""
 
-    judge: Any  # JudgeSettings
+    spec: RunSpec  # few-shot examples bound to its prompt
     tasks: list
-    prompt: Any = None  # PromptTemplate, few-shot examples bound
 
 
 def _kind(cfg: DictConfig) -> str:
@@ -46,86 +45,43 @@ def _kind(cfg: DictConfig) -> str:
     return "other"
 
 
-def setting_problems(cfg: DictConfig) -> list[str]:
-    """Every problem with the settings themselves (no I/O beyond the tasks folder's existence)."""
-    out: list[str] = []
-    s = cfg.sampling
-    if s.n is None or int(s.n) < 1:
-        out.append(f"sampling.n: {s.n!r}; expected at least 1 sample per task")
-    if s.temperature is None or float(s.temperature) < 0:
-        out.append(f"sampling.temperature: {s.temperature!r}; expected zero or more")
-    if s.top_p is None or not 0 < float(s.top_p) <= 1:
-        out.append(f"sampling.top_p: {s.top_p!r}; expected a number in (0, 1]")
-    if s.top_k is not None and int(s.top_k) < 1 and int(s.top_k) != -1:
-        out.append(f"sampling.top_k: {s.top_k!r}; expected at least 1 (or -1 / null for no limit)")
-    if s.max_tokens is None or int(s.max_tokens) < 1:
-        out.append(f"sampling.max_tokens: {s.max_tokens!r}; expected at least 1")
-    if s.reasoning_budget is not None and int(s.reasoning_budget) < 0:
-        out.append(f"sampling.reasoning_budget: {s.reasoning_budget!r}; expected zero or more, or null")
-    if s.reasoning_effort is not None and s.reasoning_effort not in ("low", "medium", "high"):
-        out.append(f"sampling.reasoning_effort: {s.reasoning_effort!r}; expected low, medium, high or null")
-    if int(s.get("refine_rounds", 1)) < 1:
-        out.append(f"sampling.refine_rounds: {s.refine_rounds!r}; expected 1 (no refinement) or more rounds in all, "
-                   "the first attempt included")
-    if "feedback" in cfg and int(s.get("refine_rounds", 1)) > 1:
-        from omegaconf import OmegaConf
-
-        out += OmegaConf.to_object(cfg.feedback).problems()
-
-    b = cfg.bench
-    if b.difficulties is not None:
-        bad = [d for d in b.difficulties if str(d).capitalize() not in DIFFICULTIES]
-        if bad:
-            out.append(f"bench.difficulties: unknown {', '.join(map(repr, bad))}; expected any of {', '.join(DIFFICULTIES)}")
-    if b.categories is not None:
-        known = {c.lower() for c in CATEGORIES}
-        bad = [c for c in b.categories if str(c).lower() not in known]
-        if bad:
-            out.append(f"bench.categories: unknown {', '.join(map(repr, bad))}; expected any of {', '.join(CATEGORIES)}")
-    variant = b.get("variant", "interactive")
-    if variant not in ("interactive", "batch"):
-        out.append(f"bench.variant: {variant!r}; expected interactive (the tasks as stated) or batch "
-                   "(InteractBench C.1: each stdio-interactive task's hidden case on stdin first)")
-    if b.limit is not None and int(b.limit) < 1:
-        out.append(f"bench.limit: {b.limit!r}; expected at least 1 task, or null for all")
-    for name in ("non_adaptive_cases", "adaptive_cases"):
-        v = b.get(name)
-        if v is not None and int(v) < 0:
-            out.append(f"bench.{name}: {v!r}; expected a count of cases (0 or more) or null for all")
-
+def setting_problems(cfg: DictConfig) -> list[Problem]:
+    """How the run executes and reports: pipeline, metrics, W&B and the model's own numbers (what
+    it measures is the spec's to check, :meth:`~ibench.spec.RunSpec.problems`)."""
+    out: list[Problem] = []
     p = cfg.pipeline
     if not float(p.judge_cpus) > 0:
-        out.append(f"pipeline.judge_cpus: {p.judge_cpus!r}; expected a positive number")
+        out.append(Problem("pipeline.judge_cpus", f"{p.judge_cpus!r}; expected a positive number"))
     for name in ("max_inflight", "task_retries", "rejudge_se"):
         if int(p[name]) < 0:
-            out.append(f"pipeline.{name}: {p[name]!r}; expected zero or more")
+            out.append(Problem(f"pipeline.{name}", f"{p[name]!r}; expected zero or more"))
     if int(p.flush_rows) < 1:
-        out.append(f"pipeline.flush_rows: {p.flush_rows!r}; expected at least 1")
+        out.append(Problem("pipeline.flush_rows", f"{p.flush_rows!r}; expected at least 1"))
     if float(p.log_every_s) < 0:
-        out.append(f"pipeline.log_every_s: {p.log_every_s!r}; expected zero (never) or more seconds")
+        out.append(Problem("pipeline.log_every_s", f"{p.log_every_s!r}; expected zero (never) or more seconds"))
 
     m = cfg.metrics
     if not m.ks or any(int(k) < 1 for k in m.ks):
-        out.append(f"metrics.ks: {list(m.ks) if m.ks else m.ks!r}; expected one or more k of at least 1")
+        out.append(Problem("metrics.ks", f"{list(m.ks) if m.ks else m.ks!r}; expected one or more k of at least 1"))
     if int(m.bootstrap) < 0:
-        out.append(f"metrics.bootstrap: {m.bootstrap!r}; expected zero (no CI) or more resamples")
+        out.append(Problem("metrics.bootstrap", f"{m.bootstrap!r}; expected zero (no CI) or more resamples"))
     if not 0 < float(m.confidence) < 1:
-        out.append(f"metrics.confidence: {m.confidence!r}; expected a number in (0, 1)")
+        out.append(Problem("metrics.confidence", f"{m.confidence!r}; expected a number in (0, 1)"))
 
     if cfg.wandb.mode not in WANDB_MODES:
-        out.append(f"wandb.mode: {cfg.wandb.mode!r}; expected one of {', '.join(WANDB_MODES)}")
+        out.append(Problem("wandb.mode", f"{cfg.wandb.mode!r}; expected one of {', '.join(WANDB_MODES)}"))
 
     kind = _kind(cfg)
     mc = cfg.model
     if kind == "openai":
         if int(mc.max_concurrency) < 1:
-            out.append(f"model.max_concurrency: {mc.max_concurrency!r}; expected at least 1")
+            out.append(Problem("model.max_concurrency", f"{mc.max_concurrency!r}; expected at least 1"))
         if not str(mc.base_url).startswith(("http://", "https://")):
-            out.append(f"model.base_url: {mc.base_url!r}; expected an http:// or https:// URL")
+            out.append(Problem("model.base_url", f"{mc.base_url!r}; expected an http:// or https:// URL"))
     if kind == "vllm":
         for name in ("tensor_parallel_size", "replicas"):
             if int(mc[name]) < 1:
-                out.append(f"model.{name}: {mc[name]!r}; expected at least 1")
+                out.append(Problem(f"model.{name}", f"{mc[name]!r}; expected at least 1"))
     return out
 
 
@@ -235,67 +191,48 @@ def probe_endpoint(mc: DictConfig, key: str | None, timeout_s: float = 30.0) -> 
 def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed: dict | None = None,
               tasks_cache: dict | None = None) -> Checked:
     """Check everything; raise one :class:`ConfigError` naming every problem, or return what
-    was built (judge settings with the case pools applied; the selected tasks). ``model=False``
-    leaves the model's GPUs and endpoint to the machine the run goes to (a Slurm launcher)."""
-    from ibench.judge.executors import executor_class
-    from ibench.judge.settings import JudgeSettings
+    was built (the run's spec; the selected tasks). ``model=False`` leaves the model's GPUs and
+    endpoint to the machine the run goes to (a Slurm launcher)."""
+    from ibench.selection import NoTasks
     from ibench.tasks.errors import TaskError
 
-    problems = setting_problems(cfg)
-    judge = None
-    try:
-        judge = OmegaConf.to_object(cfg.judge)
-        assert isinstance(judge, JudgeSettings)
-        if cfg.bench.non_adaptive_cases is not None:
-            judge.non_adaptive_cases = int(cfg.bench.non_adaptive_cases)
-        if cfg.bench.adaptive_cases is not None:
-            judge.adaptive_cases = int(cfg.bench.adaptive_cases)
-        # bench.variant is checked above, under its own name (judge.variant follows it)
-        problems += [p for p in judge.problems() if not p.startswith("judge.variant:")]
-    except Exception as exc:  # noqa: BLE001 - a judge setting of the wrong type
-        problems.append(f"judge: {exc}")
-    try:
-        # One spelling from here on: prompts, code extraction and the reference model key on it.
-        cfg.bench.language = executor_class(cfg.bench.language).language
-    except ValueError as e:
-        problems.append(f"bench.language: {e}")
-
+    spec, problems = RunSpec.from_config(cfg)
+    problems += setting_problems(cfg)
+    bad = {p.field for p in problems}
     tasks: list = []
-    filters_ok = not any(p.startswith(("bench.difficulties", "bench.categories", "bench.language"))
-                         for p in problems)
-    if filters_ok:
-        problems += task_id_problems(cfg)
-        filters_ok = not any(p.startswith("bench.ids") for p in problems)
-    if filters_ok:
+    if spec is not None and not bad & {"bench.difficulties", "bench.categories", "bench.language"}:
+        unknown = task_id_problems(cfg)
+        problems += unknown
         try:
-            from ibench.launch import load_bench
-
-            b = cfg.bench
-            key = tuple(str(OmegaConf.to_container(b, resolve=True).get(k)) for k in
-                        ("tasks_dir", "ids", "difficulties", "categories", "limit", "language", "variant"))
-            if tasks_cache is not None and key in tasks_cache:  # the jobs of a sweep: one load per selection
-                tasks = tasks_cache[key]
-            else:
-                tasks = load_bench(cfg)
-                if tasks_cache is not None:
-                    tasks_cache[key] = tasks
+            if not unknown:
+                tasks = _load(spec, tasks_cache)
         except TaskError as e:
-            problems.append(f"bench.tasks_dir: {e}")
-        except SystemExit as e:  # no task selected
-            problems.append(f"bench: {e}")
-    prompt = None
-    if not any(p.startswith("bench.language") for p in problems):
-        prompt, more = prompt_problems(cfg, tasks)
-        problems += more
+            problems.append(Problem("bench.tasks_dir", str(e)))
+        except NoTasks as e:
+            problems.append(Problem("bench", str(e)))
+    if spec is not None and "bench.language" not in bad:
+        problems += example_problems(spec, tasks)
     # The key's variable and the GPUs always; the request only when everything else is right.
     if model:
-        problems += model_problems(cfg, request=request and not problems, probed=probed)
-    if problems:
-        raise ConfigError("invalid settings:\n  " + "\n  ".join(problems))
-    return Checked(judge, tasks, prompt)
+        problems += [Problem.parse(p) for p in model_problems(cfg, request=request and not problems, probed=probed)]
+    if problems or spec is None:
+        raise ConfigError("invalid settings:\n  " + "\n  ".join(map(str, problems)))
+    return Checked(spec, tasks)
 
 
-def task_id_problems(cfg: DictConfig) -> list[str]:
+def _load(spec: RunSpec, cache: dict | None) -> list:
+    from ibench.selection import select_tasks
+
+    key = (spec.tasks, spec.language, spec.variant)
+    if cache is not None and key in cache:  # the jobs of a sweep: one load per selection
+        return cache[key]
+    tasks = select_tasks(spec)
+    if cache is not None:
+        cache[key] = tasks
+    return tasks
+
+
+def task_id_problems(cfg: DictConfig) -> list[Problem]:
     """``bench.ids`` names task folders of ``bench.tasks_dir``: one line per unknown id, with the
     nearest ids (the loader's own message lists every id on one line)."""
     from pathlib import Path
@@ -313,31 +250,25 @@ def task_id_problems(cfg: DictConfig) -> list[str]:
     out = []
     for i in dict.fromkeys(str(x) for x in b.ids):
         if i not in known:
-            out.append(f"bench.ids: unknown task id {i!r}{did_you_mean(i, known)} ({len(known)} task(s) in {root}; "
-                       f"`python -m ibench.tasks check {root}` lists them)")
+            out.append(Problem("bench.ids", f"unknown task id {i!r}{did_you_mean(i, known)} ({len(known)} task(s) in "
+                               f"{root}; `python -m ibench.tasks check {root}` lists them)"))
     return out
 
 
-def prompt_problems(cfg: DictConfig, tasks: list) -> tuple[Any, list[str]]:
-    """(the prompt with its few-shot example pool bound, problems): an I/O template for the
-    language, and a solved example for every selected task."""
-    from ibench.generate.prompt import PromptError, PromptTemplate
+def example_problems(spec: RunSpec, tasks: list) -> list[Problem]:
+    """A few-shot prompt has a solved example for every selected task (its example pool is bound
+    to the spec's prompt here)."""
+    from ibench.generate.prompt import PromptError
     from ibench.tasks.errors import TaskError
 
-    try:
-        prompt = OmegaConf.to_object(cfg.prompt)
-    except Exception as exc:  # noqa: BLE001 - a prompt setting of the wrong type
-        return None, [f"prompt: {exc}"]
-    assert isinstance(prompt, PromptTemplate)
-    language = str(cfg.bench.language)
-    out = [p for p in prompt.problems(language) if not p.startswith("bench.variant:")]  # reported once, above
-    if out or prompt.examples <= 0:
-        return prompt, out
-    pool_dir = prompt.example_pool or str(cfg.bench.tasks_dir)
+    prompt, language = spec.prompt, spec.language
+    if prompt.examples <= 0 or prompt.problems(language):  # those are the spec's to report
+        return []
+    pool_dir = prompt.example_pool or spec.tasks.tasks_dir
     try:
         prompt.bind_examples(example_pool(pool_dir))
     except TaskError as e:
-        return prompt, [f"prompt.example_pool: {e}"]
+        return [Problem("prompt.example_pool", str(e))]
     missing = []
     for t in tasks:
         try:
@@ -345,10 +276,10 @@ def prompt_problems(cfg: DictConfig, tasks: list) -> tuple[Any, list[str]]:
         except PromptError:
             missing.append(t.problem_id)
     if missing:
-        out.append(f"prompt.examples: prompt={prompt.name} shows each task a solved example of another task, but "
-                   f"no other task in {pool_dir} has an accepted {language} solution of the same kind for: "
-                   f"{', '.join(missing)}; set prompt.example_pool to a folder of tasks that has one")
-    return prompt, out
+        return [Problem("prompt.examples", f"prompt={prompt.name} shows each task a solved example of another task, "
+                        f"but no other task in {pool_dir} has an accepted {language} solution of the same kind for: "
+                        f"{', '.join(missing)}; set prompt.example_pool to a folder of tasks that has one")]
+    return []
 
 
 def example_pool(root: str) -> list:
@@ -364,21 +295,6 @@ def example_pool(root: str) -> list:
 # of the wrong type, an unknown config name with 20 lines of search path) exit 1; these checks
 # find the same problems first and say them as ibench does: the field, what was expected, and
 # the nearest valid names. Every job of a multirun is composed and preflighted before any runs.
-
-# Settings a resume may change: they change where or how a run executes, or what its report
-# shows, never a sample or a verdict (patterns: a key, or a prefix ending in `.`).
-RESUME_ALLOWED = ("resume", "print_config", "paths.output_dir", "cluster", "cluster.", "wandb", "wandb.",
-                  "pipeline.", "metrics.", "report.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
-                  "model.base_url", "model.preflight", "model.api_key_env", "model.max_retries", "model.timeout_s",
-                  "model.backoff_base_s", "model.backoff_max_s", "model.placement_timeout_s", "model.max_restarts",
-                  "model.max_task_retries", "model.calls_in_flight", "model.tasks_per_call", "hydra.", "hydra/")
-# Groups whose choice is part of what a run measures (a resume keeps the folder's).
-IDENTITY_GROUPS = ("model", "sampling", "prompt", "feedback", "judge", "bench")
-
-
-def resume_allowed(key: str) -> bool:
-    return any(key == p or (p.endswith((".", "/")) and key.startswith(p)) for p in RESUME_ALLOWED)
-
 
 def did_you_mean(word: str, options: Any, n: int = 3, prefix: str = "") -> str:
     """``; did you mean X?`` with the nearest of ``options`` (difflib), or ``""``."""
@@ -597,134 +513,3 @@ def _flat_keys(cfg: Any, prefix: str = "", depth: int = 3) -> list[str]:
         if OmegaConf.is_dict(child):
             out += _flat_keys(child, full + ".", depth - 1)
     return out
-
-
-# -- resume=PATH: the folder's settings are the run's -------------------------------------------------
-def folder_settings(run_dir: Any) -> tuple[dict, dict[str, str]]:
-    """(the config a run folder was made with, its config-group choices): ``.hydra/config.yaml``
-    and ``.hydra/hydra.yaml`` (written by every launch that passed the preflight), else
-    ``config.resolved.yaml`` with the choices read from the names it records."""
-    from pathlib import Path
-
-    run_dir = Path(run_dir)
-    if not run_dir.is_dir():
-        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: not a folder (resume=PATH continues an existing "
-                          "run folder)")
-    hydra_cfg, hydra_yaml = run_dir / ".hydra" / "config.yaml", run_dir / ".hydra" / "hydra.yaml"
-    resolved = run_dir / "config.resolved.yaml"
-    if hydra_cfg.is_file():
-        saved = OmegaConf.to_container(OmegaConf.load(hydra_cfg), resolve=False)
-    elif resolved.is_file():
-        saved = OmegaConf.to_container(OmegaConf.load(resolved), resolve=False)
-    else:
-        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: no .hydra/config.yaml or config.resolved.yaml; "
-                          "resume=PATH continues a run folder that a launch made")
-    choices: dict[str, str] = {}
-    if hydra_yaml.is_file():
-        try:
-            raw = OmegaConf.to_container(OmegaConf.load(hydra_yaml), resolve=False)
-            got = ((raw or {}).get("hydra") or {}).get("runtime", {}).get("choices") or {}
-            choices = {str(k): str(v) for k, v in got.items() if v is not None and not str(k).startswith("hydra/")}
-        except Exception:  # noqa: BLE001 - then the names below
-            choices = {}
-    assert isinstance(saved, dict)
-    for group in IDENTITY_GROUPS + ("cluster", "wandb"):
-        if group not in choices and isinstance(saved.get(group), dict) and saved[group].get("name"):
-            choices[group] = str(saved[group]["name"])
-    return saved, choices
-
-
-def _merge_leafwise(base: DictConfig, saved: Any, path: str, dropped: list[str]) -> None:
-    """Merge ``saved`` into ``base`` in place; keys the schema no longer has are skipped and named."""
-    try:
-        merged = OmegaConf.merge(OmegaConf.select(base, path) if path else base, saved)
-        if path:
-            OmegaConf.update(base, path, merged, merge=False)
-        else:
-            for k in merged.keys():
-                base[k] = merged[k]
-        return
-    except Exception:  # noqa: BLE001 - one key at a time
-        pass
-    if not isinstance(saved, dict):
-        dropped.append(path)
-        return
-    for k, v in saved.items():
-        sub = f"{path}.{k}" if path else str(k)
-        if _node(base, sub) is None:
-            dropped.append(sub)
-            continue
-        _merge_leafwise(base, v, sub, dropped)
-
-
-def _plain_value(cfg: DictConfig, key: str) -> Any:
-    try:
-        v = OmegaConf.select(cfg, key, throw_on_missing=False)
-    except Exception as exc:  # noqa: BLE001 - an interpolation that does not resolve here
-        return f"<{type(exc).__name__}>"
-    return OmegaConf.to_container(v, resolve=True) if OmegaConf.is_config(v) else v
-
-
-def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "CommandLine") -> tuple[DictConfig, list[str], list[str]]:
-    """The config of ``resume=PATH``: the folder's own (its group choices composed, then its saved
-    values), with the command's non-identity overrides applied. Returns (config, the command's
-    overrides kept, notes). An override that would change what the run measures raises
-    :class:`ConfigError` naming it and listing what a resume may change."""
-    from hydra.core.override_parser.overrides_parser import OverridesParser
-
-    saved, choices = folder_settings(run_dir)
-    group_overrides = [f"{g}={c}" for g, c in choices.items() if cmd.group_options(g) is not None]
-    try:
-        base = cmd.compose(group_overrides)
-    except Exception as exc:  # noqa: BLE001 - a config the folder names no longer exists
-        raise ConfigError(f"invalid settings:\n  resume: {run_dir} was made with {', '.join(group_overrides)}, "
-                          f"which no longer compose: {_first_lines(exc)}") from None
-    dropped: list[str] = []
-    for k, v in saved.items():
-        if k in ("resume", "print_config", "hydra"):
-            continue
-        if _node(base, str(k)) is None:
-            dropped.append(str(k))
-            continue
-        _merge_leafwise(base, v, str(k), dropped)
-    parser = OverridesParser.create()
-    conflicts, kept = [], []
-    for text in overrides:
-        o = parser.parse_override(text)
-        key = o.key_or_group
-        if resume_allowed(key):
-            kept.append(text)
-            continue
-        if cmd.group_options(key) is not None:
-            have = choices.get(key)
-            if str(o.value()) != have:
-                conflicts.append(f"{text}: the folder's run has {key}={have}")
-            continue
-        mine, theirs = _plain_value(current, key), _plain_value(base, key)
-        if mine != theirs:
-            conflicts.append(f"{text}: the folder's run has {key}={theirs!r}")
-    if conflicts:
-        allowed = ", ".join(p + ("*" if p.endswith((".", "/")) else "") for p in RESUME_ALLOWED
-                            if p not in ("resume", "print_config") and not p.startswith("hydra"))
-        raise ConfigError(
-            f"invalid settings:\n  resume: {run_dir} continues its own run, made with the settings in its "
-            ".hydra/config.yaml; these overrides would change what it measures:\n    " + "\n    ".join(conflicts)
-            + f"\n  drop them (the folder's values apply), or start a new run without resume=. A resume may "
-            f"change: {allowed}")
-    for text in kept:  # the command's own values of what a resume may change
-        o = parser.parse_override(text)
-        key = o.key_or_group
-        if key.startswith("hydra") or o.is_delete():
-            continue
-        if cmd.group_options(key) is not None:
-            base[key] = current[key]
-        else:
-            node = OmegaConf.select(current, key, throw_on_missing=False)
-            OmegaConf.update(base, key, node, merge=False, force_add=True)
-    base.resume = current.resume
-    base.print_config = current.print_config
-    notes = [f"resume: the settings of {run_dir} (" + ", ".join(f"{g}={c}" for g, c in choices.items()
-                                                            if g in IDENTITY_GROUPS) + ")"]
-    if dropped:
-        notes.append(f"resume: settings the folder has and this version does not: {', '.join(dropped)} (left out)")
-    return base, kept, notes

@@ -192,7 +192,8 @@ def sandbox_mismatches(rows: Sequence[NodeInfo] | Any) -> dict[str, str]:
     """
     per_node: dict[str, Counter] = {}
     if hasattr(rows, "iter_rows"):
-        rows = list(rows.select("node", "sandbox").iter_rows(named=True))
+        table: Any = rows  # a polars DataFrame (not imported here)
+        rows = list(table.select("node", "sandbox").iter_rows(named=True))
     for r in rows:
         node, label = (r.node, r.sandbox) if isinstance(r, NodeInfo) else (r.get("node") or "", r.get("sandbox") or "")
         if label:

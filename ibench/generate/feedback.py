@@ -28,10 +28,8 @@ reuses samples made with the old.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from ibench.tasks.model import Task, TaskKind
@@ -76,9 +74,7 @@ class FeedbackSettings:
     #                               solver's stdin starts with the hidden case
 
     def problems(self) -> list[str]:
-        out = []
-        if self.variant not in ("interactive", "batch"):
-            out.append(f"feedback.variant: {self.variant!r}; expected interactive or batch (it follows bench.variant)")
+        out = []  # the variant is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
         for name in ("message_chars", "tail_chars", "max_chars"):
             if int(getattr(self, name)) <= 0:
                 out.append(f"feedback.{name}: {getattr(self, name)!r}; expected a positive number of characters")
@@ -106,8 +102,9 @@ class FeedbackSettings:
         return out
 
     def fingerprint(self) -> str:
-        blob = json.dumps([FORMAT_VERSION, {k: v for k, v in asdict(self).items() if k != "name"}], sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+        from ibench.keys import feedback_key
+
+        return feedback_key(self)
 
     # -- the feedback turn ------------------------------------------------------------------------
     def render(self, task: Task, language: str, verdict: str, result: dict[str, Any], round_: int) -> str:

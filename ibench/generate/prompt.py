@@ -25,7 +25,6 @@ sentence). Few-shot examples then come from the known solutions of the same vari
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
@@ -69,10 +68,9 @@ class Example:
     variant: str = "interactive"  # the known solutions it was drawn from
 
     def digest(self) -> str:
-        parts = [self.task_id, self.solution, self.statement, self.code]
-        if self.variant != "interactive":  # interactive examples hash as they always did
-            parts.append(self.variant)
-        return hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:16]
+        from ibench.keys import example_key
+
+        return example_key(self)
 
     def record(self) -> dict:
         return {"task_id": self.task_id, "solution": self.solution, "digest": self.digest()}
@@ -142,9 +140,8 @@ class PromptTemplate:
         out = []
         if self.examples not in (0, 1):
             out.append(f"prompt.examples: {self.examples!r}; expected 0 (zero-shot) or 1 solved example")
-        if self.variant not in ("interactive", "batch"):
-            out.append(f"bench.variant: {self.variant!r} (prompt.variant); expected interactive or batch")
-        elif self.variant == "batch" and not self.interactive_upfront.strip():
+        # the variant itself is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
+        if self.variant == "batch" and not self.interactive_upfront.strip():
             out.append(f"prompt.interactive_upfront: empty, but bench.variant=batch needs it (prompt={self.name}); "
                        "set it in conf/prompt/zero_shot.yaml or this prompt's config")
         uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch,
@@ -202,20 +199,10 @@ class PromptTemplate:
         return ex.digest() if ex else ""
 
     def fingerprint(self) -> str:
-        """A short hash of the wording (part of the resume key). A zero-shot prompt hashes as it
-        always did; the few-shot and I/O-template settings add their own fields."""
-        parts: list = [self.system, self.interactive, self.batch]
-        extra = {}
-        if self.examples:
-            extra["examples"] = [self.examples, self.example_answer, self.example_ids]
-        if self.io_templates:
-            extra["io_templates"] = dict(sorted(self.io_templates.items()))
-        if self.variant != "interactive":  # the interactive variant hashes as it always did
-            extra["variant"] = [self.variant, self.interactive_upfront, HIDDEN_EXAMPLE_BYTES, GENERIC_HIDDEN_FORMAT]
-        if extra:
-            parts.append(extra)
-        blob = json.dumps(parts, ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(blob.encode()).hexdigest()[:12]
+        """A short hash of the wording (part of the gen key; :func:`ibench.keys.prompt_key`)."""
+        from ibench.keys import prompt_key
+
+        return prompt_key(self)
 
 
 def hidden_example(task: Task, limit: int = HIDDEN_EXAMPLE_BYTES) -> str:

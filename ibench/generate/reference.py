@@ -85,7 +85,6 @@ class ReferenceBackend(Backend):
                 )
 
     def identity(self) -> dict:
-        out = {**super().identity(), "language": self.language, "repeat_to_n": self.repeat_to_n}
-        if getattr(self, "variant", "interactive") != "interactive":  # interactive runs keep their keys
-            out["variant"] = self.variant
-        return out
+        from ibench.keys import reference_identity
+
+        return {**super().identity(), **reference_identity(self)}

@@ -2,50 +2,22 @@
 :class:`~ibench.generate.base.Completion` and the judge's :class:`~ibench.judge.results.SampleResult`
 to the store's typed rows.
 
-Keys (resume): model identity, sampling, prompt wording, language → ``gen_key``; judge settings
-→ ``judge_key``; per sample the task, the backend's and the prompt's per-task parts and the
-index → ``sample_id`` (a refinement round: :func:`~ibench.results.store.round_id`).
+The keys the records carry (``gen_key``, ``judge_key``, ``sample_id``) are computed in
+:mod:`ibench.keys`.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict, dataclass, field
 
-from ibench.generate.base import Backend, Completion, SamplingSettings
+from ibench.generate.base import Completion
 from ibench.generate.extract import NO_CODE, extract_code, split_reasoning
-from ibench.generate.prompt import PromptTemplate
 from ibench.judge.diagnostics import first_error_line
 from ibench.judge.results import CompileInfo, SampleResult
-from ibench.judge.settings import JudgeSettings
 from ibench.judge.verdict import Verdict
-from ibench.results.store import CaseRecord, SampleRecord, VerdictRecord, fingerprint, sample_id
-
-
-# -- keys -------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class RunKeys:
-    gen_key: str
-    judge_key: str
-    gen_identity: dict = field(hash=False, compare=False)
-    judge_identity: dict = field(hash=False, compare=False)
-
-
-def run_keys(backend: Backend, sampling: SamplingSettings, prompt: PromptTemplate, language: str,
-             accept_untagged: bool, judge: JudgeSettings) -> RunKeys:
-    gen = {"backend": backend.identity(), "sampling": asdict(sampling), "prompt": prompt.fingerprint(),
-           "language": language, "accept_untagged": accept_untagged}
-    gen["sampling"].pop("name", None)  # a preset's name is not what it does
-    # How many rounds a run goes to does not change any one round's sample: more rounds on a
-    # finished run reuse the earlier ones (later rounds carry their own keys, see round_id).
-    gen["sampling"].pop("refine_rounds", None)
-    jud = asdict(judge)
-    if jud.get("variant") == "interactive":
-        jud.pop("variant")  # the interactive variant keys as it did before the setting existed
-    if jud.get("transcript_bytes") == JudgeSettings.transcript_bytes:
-        jud.pop("transcript_bytes")  # likewise the default bound of the per-case transcripts
-    return RunKeys(fingerprint(gen), fingerprint(jud), gen, jud)
+from ibench.keys import RunKeys, fingerprint, run_keys, sample_id  # noqa: F401 - RunKeys, run_keys, fingerprint: importable here as before
+from ibench.results.store import CaseRecord, SampleRecord, VerdictRecord
 
 
 # -- records ----------------------------------------------------------------------------------------

@@ -22,7 +22,6 @@ for verdicts and cases) and de-duplicated on read, last write wins.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import os
 import threading
@@ -37,27 +36,9 @@ from typing import Any, Iterable
 import polars as pl
 
 from ibench.judge.results import CaseResult
+from ibench.keys import fingerprint  # noqa: F401 - the keys live in ibench.keys; importable here as before
 
 SCHEMA_VERSION = 1
-
-
-def fingerprint(obj: Any, length: int = 16) -> str:
-    """A stable short hash of a JSON-able object (dict keys sorted)."""
-    blob = json.dumps(obj, sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.sha256(blob.encode()).hexdigest()[:length]
-
-
-def sample_id(gen_key: str, task_id: str, index: int, task_fp: str = "") -> str:
-    """The key of one sample: the run's generation key, the task (and the backend's per-task
-    fingerprint, if it has one) and the sample index."""
-    return fingerprint([gen_key, task_id, index, task_fp] if task_fp else [gen_key, task_id, index])
-
-
-def round_id(parent_id: str, round_: int, judge_key: str, feedback_fp: str) -> str:
-    """The key of a refinement round's sample: its parent (the same sample's round before), the
-    round, and what the feedback it answers depends on — the judge settings that gave the
-    parent's verdict and the feedback's wording."""
-    return fingerprint([parent_id, "round", round_, judge_key, feedback_fp])
 
 
 @dataclass

@@ -120,9 +120,11 @@ def cmd_pipeline(args) -> dict:
     import ibench.cluster.judging as judging
     import ibench.pipeline as pl
     from ibench.generate.base import SamplingSettings
+    from ibench.generate.feedback import FeedbackSettings
     from ibench.generate.prompt import PromptTemplate
     from ibench.judge import JudgeSettings
     from ibench.results.store import RunStore
+    from ibench.spec import ModelSpec, RunSpec, TaskSelection
     from ibench.tasks.load import load_tasks
 
     # The node label with the Ray node id (two raylets on one host are told apart); the
@@ -130,9 +132,11 @@ def cmd_pipeline(args) -> dict:
     judging.judge_sample = traced_judge_sample
     tasks = load_tasks(args.tasks)
     store = RunStore(Path(args.store), flush_rows=4, flush_seconds=0.5)
-    pipe = pl.Pipeline(SlowBackend(args.samples).backend, tasks, store, SamplingSettings(n=args.samples),
-                       PromptTemplate(), JudgeSettings(non_adaptive_cases=args.cases), judge_cpus=1.0,
-                       task_retries=3, progress=False)
+    spec = RunSpec(model=ModelSpec("slow-solver", "cluster_driver.SlowBackend"), sampling=SamplingSettings(n=args.samples),
+                   prompt=PromptTemplate(), feedback=FeedbackSettings(),
+                   judge=JudgeSettings(non_adaptive_cases=args.cases), tasks=TaskSelection(args.tasks))
+    pipe = pl.Pipeline(spec, SlowBackend(args.samples).backend, tasks, store,
+                       pl.Execution(judge_cpus=1.0, task_retries=3), progress=False)
     t0 = time.time()
     plan = pipe.run()
     wall = time.time() - t0

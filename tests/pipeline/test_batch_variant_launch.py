@@ -114,7 +114,7 @@ def test_interactive_run_is_unchanged(runs, tasks_dir):
 
 
 def test_batch_variant_leaves_out_other_kinds_with_a_warning(tasks_dir, caplog):
-    from ibench.launch import load_bench
+    from ibench.selection import load_bench
 
     with caplog.at_level(logging.WARNING, logger="ibench.launch"):
         tasks = load_bench(compose(tasks_dir, "bench.variant=batch"))

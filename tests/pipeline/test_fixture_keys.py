@@ -51,3 +51,36 @@ def test_an_existing_run_folder_resumes_with_nothing_generated_or_judged(ray_ses
     assert meta["reused_samples"] == before["generated"] and meta["reused_verdicts"] == before["generated"]
     assert summary.overall.pass_at[1] == pytest.approx(json.loads((FIXTURES / name / "summary.json").read_text())
                                                        ["overall"]["pass_at"]["1"])
+
+
+def test_a_setting_added_to_the_spec_changes_no_existing_key():
+    """A field added to RunSpec (here test-only, one for each key) leaves every key of a run that
+    keeps its default as it was; setting it gives that key, and only that one, a new value."""
+    import dataclasses
+
+    from hydra.utils import instantiate
+
+    from ibench.keys import spec_feedback_key, spec_keys
+    from ibench.spec import RunSpec
+
+    @dataclasses.dataclass(frozen=True)
+    class Extended(RunSpec):
+        min_p: float = dataclasses.field(default=0.0, metadata={"key": "gen"})
+        sandbox_flavour: str = dataclasses.field(default="plain", metadata={"key": "judge"})
+        feedback_tone: str = dataclasses.field(default="neutral", metadata={"key": "round"})
+
+    cfg = compose_folder(FIXTURES / "few_shot_refine2")
+    spec, problems = RunSpec.from_config(cfg)
+    assert spec is not None and not problems
+    backend = instantiate(cfg.model, _convert_="all")
+    before = json.loads((FIXTURES / "few_shot_refine2" / "summary.json").read_text())["meta"]
+    same = Extended(**{f.name: getattr(spec, f.name) for f in dataclasses.fields(spec)})
+    keys = spec_keys(same, backend)
+    assert (keys.gen_key, keys.judge_key) == (before["gen_key"], before["judge_key"])
+    assert spec_feedback_key(same) == spec_feedback_key(spec) == spec.feedback.fingerprint()
+
+    gen = spec_keys(dataclasses.replace(same, min_p=0.05), backend)
+    assert gen.gen_key != keys.gen_key and gen.judge_key == keys.judge_key
+    jud = spec_keys(dataclasses.replace(same, sandbox_flavour="gvisor"), backend)
+    assert jud.judge_key != keys.judge_key and jud.gen_key == keys.gen_key
+    assert spec_feedback_key(dataclasses.replace(same, feedback_tone="terse")) != spec_feedback_key(same)

@@ -114,11 +114,12 @@ def test_default_config_is_the_reference_model_on_bundled_tasks():
 def test_language_spellings_become_one():
     """`bench.language=Py` is python everywhere after the check: prompts, code extraction and
     the reference model key on the canonical name."""
-    from ibench.launch import build_judge_settings
+    from ibench.spec import RunSpec
 
     for spelling, canonical in (("Py", "python"), ("python3", "python"), ("C++", "cpp"), ("cpp", "cpp")):
         cfg = compose(REPO / "tasks", f"bench.language={spelling}")
-        build_judge_settings(cfg)
+        spec, problems = RunSpec.from_config(cfg)
+        assert spec is not None and not problems and spec.language == canonical, spelling
         assert cfg.bench.language == canonical and cfg.model.language == canonical, spelling
 
 

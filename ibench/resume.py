@@ -1,0 +1,160 @@
+"""``resume=PATH``: a run folder's own settings are the run's.
+
+The folder's config (``.hydra/config.yaml``, its config-group choices in ``.hydra/hydra.yaml``)
+is composed again; the command's overrides apply only where they change where or how the run
+executes or what its report shows (:data:`RESUME_ALLOWED`), never what it measures — such an
+override is refused, naming it (:func:`adopt_resume`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from ibench.preflight import CommandLine, ConfigError, _first_lines, _node
+
+# Settings a resume may change: they change where or how a run executes, or what its report
+# shows, never a sample or a verdict (patterns: a key, or a prefix ending in `.`).
+RESUME_ALLOWED = ("resume", "print_config", "paths.output_dir", "cluster", "cluster.", "wandb", "wandb.",
+                  "pipeline.", "metrics.", "report.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
+                  "model.base_url", "model.preflight", "model.api_key_env", "model.max_retries", "model.timeout_s",
+                  "model.backoff_base_s", "model.backoff_max_s", "model.placement_timeout_s", "model.max_restarts",
+                  "model.max_task_retries", "model.calls_in_flight", "model.tasks_per_call", "hydra.", "hydra/")
+# Groups whose choice is part of what a run measures (a resume keeps the folder's).
+IDENTITY_GROUPS = ("model", "sampling", "prompt", "feedback", "judge", "bench")
+
+
+def resume_allowed(key: str) -> bool:
+    return any(key == p or (p.endswith((".", "/")) and key.startswith(p)) for p in RESUME_ALLOWED)
+
+
+
+def folder_settings(run_dir: Any) -> tuple[dict, dict[str, str]]:
+    """(the config a run folder was made with, its config-group choices): ``.hydra/config.yaml``
+    and ``.hydra/hydra.yaml`` (written by every launch that passed the preflight), else
+    ``config.resolved.yaml`` with the choices read from the names it records."""
+    from pathlib import Path
+
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: not a folder (resume=PATH continues an existing "
+                          "run folder)")
+    hydra_cfg, hydra_yaml = run_dir / ".hydra" / "config.yaml", run_dir / ".hydra" / "hydra.yaml"
+    resolved = run_dir / "config.resolved.yaml"
+    if hydra_cfg.is_file():
+        saved = OmegaConf.to_container(OmegaConf.load(hydra_cfg), resolve=False)
+    elif resolved.is_file():
+        saved = OmegaConf.to_container(OmegaConf.load(resolved), resolve=False)
+    else:
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir}: no .hydra/config.yaml or config.resolved.yaml; "
+                          "resume=PATH continues a run folder that a launch made")
+    choices: dict[str, str] = {}
+    if hydra_yaml.is_file():
+        try:
+            raw: Any = OmegaConf.to_container(OmegaConf.load(hydra_yaml), resolve=False)
+            got = ((raw or {}).get("hydra") or {}).get("runtime", {}).get("choices") or {}
+            choices = {str(k): str(v) for k, v in got.items() if v is not None and not str(k).startswith("hydra/")}
+        except Exception:  # noqa: BLE001 - then the names below
+            choices = {}
+    assert isinstance(saved, dict)
+    for group in IDENTITY_GROUPS + ("cluster", "wandb"):
+        if group not in choices and isinstance(saved.get(group), dict) and saved[group].get("name"):
+            choices[group] = str(saved[group]["name"])
+    return saved, choices
+
+
+def _merge_leafwise(base: DictConfig, saved: Any, path: str, dropped: list[str]) -> None:
+    """Merge ``saved`` into ``base`` in place; keys the schema no longer has are skipped and named."""
+    try:
+        merged: Any = OmegaConf.merge(OmegaConf.select(base, path) if path else base, saved)
+        if path:
+            OmegaConf.update(base, path, merged, merge=False)
+        else:
+            for k in merged.keys():
+                base[k] = merged[k]
+        return
+    except Exception:  # noqa: BLE001 - one key at a time
+        pass
+    if not isinstance(saved, dict):
+        dropped.append(path)
+        return
+    for k, v in saved.items():
+        sub = f"{path}.{k}" if path else str(k)
+        if _node(base, sub) is None:
+            dropped.append(sub)
+            continue
+        _merge_leafwise(base, v, sub, dropped)
+
+
+def _plain_value(cfg: DictConfig, key: str) -> Any:
+    try:
+        v = OmegaConf.select(cfg, key, throw_on_missing=False)
+    except Exception as exc:  # noqa: BLE001 - an interpolation that does not resolve here
+        return f"<{type(exc).__name__}>"
+    return OmegaConf.to_container(v, resolve=True) if OmegaConf.is_config(v) else v
+
+
+def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "CommandLine") -> tuple[DictConfig, list[str], list[str]]:
+    """The config of ``resume=PATH``: the folder's own (its group choices composed, then its saved
+    values), with the command's non-identity overrides applied. Returns (config, the command's
+    overrides kept, notes). An override that would change what the run measures raises
+    :class:`ConfigError` naming it and listing what a resume may change."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    saved, choices = folder_settings(run_dir)
+    group_overrides = [f"{g}={c}" for g, c in choices.items() if cmd.group_options(g) is not None]
+    try:
+        base = cmd.compose(group_overrides)
+    except Exception as exc:  # noqa: BLE001 - a config the folder names no longer exists
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir} was made with {', '.join(group_overrides)}, "
+                          f"which no longer compose: {_first_lines(exc)}") from None
+    dropped: list[str] = []
+    for k, v in saved.items():
+        if k in ("resume", "print_config", "hydra"):
+            continue
+        if _node(base, str(k)) is None:
+            dropped.append(str(k))
+            continue
+        _merge_leafwise(base, v, str(k), dropped)
+    parser = OverridesParser.create()
+    conflicts, kept = [], []
+    for text in overrides:
+        o = parser.parse_override(text)
+        key = o.key_or_group
+        if resume_allowed(key):
+            kept.append(text)
+            continue
+        if cmd.group_options(key) is not None:
+            have = choices.get(key)
+            if str(o.value()) != have:
+                conflicts.append(f"{text}: the folder's run has {key}={have}")
+            continue
+        mine, theirs = _plain_value(current, key), _plain_value(base, key)
+        if mine != theirs:
+            conflicts.append(f"{text}: the folder's run has {key}={theirs!r}")
+    if conflicts:
+        allowed = ", ".join(p + ("*" if p.endswith((".", "/")) else "") for p in RESUME_ALLOWED
+                            if p not in ("resume", "print_config") and not p.startswith("hydra"))
+        raise ConfigError(
+            f"invalid settings:\n  resume: {run_dir} continues its own run, made with the settings in its "
+            ".hydra/config.yaml; these overrides would change what it measures:\n    " + "\n    ".join(conflicts)
+            + f"\n  drop them (the folder's values apply), or start a new run without resume=. A resume may "
+            f"change: {allowed}")
+    for text in kept:  # the command's own values of what a resume may change
+        o = parser.parse_override(text)
+        key = o.key_or_group
+        if key.startswith("hydra") or o.is_delete():
+            continue
+        if cmd.group_options(key) is not None:
+            base[key] = current[key]
+        else:
+            node = OmegaConf.select(current, key, throw_on_missing=False)
+            OmegaConf.update(base, key, node, merge=False, force_add=True)
+    base.resume = current.resume
+    base.print_config = current.print_config
+    notes = [f"resume: the settings of {run_dir} (" + ", ".join(f"{g}={c}" for g, c in choices.items()
+                                                            if g in IDENTITY_GROUPS) + ")"]
+    if dropped:
+        notes.append(f"resume: settings the folder has and this version does not: {', '.join(dropped)} (left out)")
+    return base, kept, notes
