@@ -2,6 +2,7 @@
 
     python -m ibench.tasks check tasks/                 # every task: OK or its problems
     python -m ibench.tasks new my-task --kind batch     # a commented template that passes check
+    python -m ibench.tasks gen-cases tasks/my-task      # generator/cases.txt -> cases/*.in (batch: tests/*.in, .out)
     python -m ibench.tasks validate tasks/ --cases 5    # compile, regenerate, judge known solutions
     python -m ibench.tasks probe tasks/ --jobs 2        # mutation probes (ibench/tasks/probe/)
     python -m ibench.tasks import-interactbench ...     # importers (ibench/tasks/importers/)
@@ -41,6 +42,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mode", choices=[m.value for m in InteractorMode], default=InteractorMode.NON_ADAPTIVE.value,
                    help="interactor mode (interactive and grader kinds)")
 
+    p = sub.add_parser("gen-cases", help="write the cases generator/cases.txt lists (compiles the generator)")
+    p.add_argument("task", type=Path, help="a task folder")
+    p.add_argument("--case", action="append", dest="cases", metavar="NAME", help="only this case (repeatable)")
+    p.add_argument("--force", action="store_true", help="overwrite cases that differ from what their recipe prints")
+    p.add_argument("--answers", type=Path, metavar="SOLUTION",
+                   help="batch tasks: the solution that writes tests/*.out (default: the first accepted one)")
+    p.add_argument("--no-answers", action="store_true", help="batch tasks: write tests/*.in only")
+
     p = sub.add_parser("validate", help="compile, regenerate cases and judge every known solution")
     from .validate import add_arguments  # light import: the judge is imported only when run
 
@@ -67,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_check(args.dir, strict=args.strict, quiet=args.quiet)
     if args.command == "new":
         return cmd_new(args.name, args.dir, args.kind, args.mode)
+    if args.command == "gen-cases":
+        return cmd_gen_cases(args.task, args.cases, force=args.force, answers=args.answers,
+                             write_answers=not args.no_answers)
     if args.command == "validate":
         from .validate import run_from_args
 
@@ -138,6 +150,34 @@ def cmd_new(name: str, directory: Path, kind: str, mode: str) -> int:
     for path in result.files:
         print(f"  {path.relative_to(result.root)}")
     print("next: edit desc.md and the templates, then run\n"
+          f"  python -m ibench.tasks gen-cases {result.root} --force   # after editing the generator or cases.txt\n"
           f"  python -m ibench.tasks check {result.root}\n"
           f"  python -m ibench.tasks validate {result.root}")
     return 0
+
+
+def cmd_gen_cases(task: Path, cases: list[str] | None = None, force: bool = False, answers: Path | None = None,
+                  write_answers: bool = True, out=None) -> int:
+    """Write the cases generator/cases.txt lists; 0, or 1 with the problems (file and line)."""
+    from .gencases import generate_cases
+
+    out = out or sys.stdout
+    try:
+        result = generate_cases(task, only=cases, force=force, answers=answers, write_answers=write_answers)
+    except TaskError as e:
+        print(f"gen-cases: {task}: nothing written", file=out)
+        for problem in e.problems:
+            print(f"      {problem}", file=out)
+        return 1
+    for rel in result.written:
+        print(f"wrote {rel}", file=out)
+    if result.answers_from is not None:
+        print(f"expected outputs (tests/*.out) from {result.answers_from}", file=out)
+    for w in result.warnings:
+        print(f"warning: {w}", file=out)
+    print(f"{len(result.written)} written, {len(result.unchanged)} unchanged; next: "
+          f"python -m ibench.tasks check {task}", file=out)
+    report = inspect_task(task)
+    for problem in report.problems:
+        print(f"      {problem}", file=out)
+    return 1 if report.problems else 0

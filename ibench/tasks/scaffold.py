@@ -182,7 +182,8 @@ def _interactive_files(name: str, kind: TaskKind, mode: InteractorMode) -> dict[
 def _cases_txt(folder: str, recipes: list[tuple[str, list[str]]]) -> str:
     header = (
         "# One line per generated case: <case-name> <generator args...>\n"
-        "# `python -m ibench.tasks validate` reruns `gen_cases <args>` and compares the output with\n"
+        f"# `python -m ibench.tasks gen-cases TASK` writes {folder}/<case-name>.in from these lines (it compiles\n"
+        "# the generator); `python -m ibench.tasks validate` reruns `gen_cases <args>` and compares the output with\n"
         f"# {folder}/<case-name>.in byte for byte. Cases not listed here are hand-written.\n"
     )
     if folder == "cases":
