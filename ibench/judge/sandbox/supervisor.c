@@ -714,16 +714,19 @@ static void box_init(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe,
 /* ---- a box that serves every case of a sample ----
  * Building a box costs more than many a case, so a server keeps one per sample: its init (the
  * "zygote") receives each case's descriptors over a socket, forks the solver, reports it, then
- * kills whatever is left in the box, removes every SysV object and replaces the working dir and
- * /tmp with fresh tmpfs instances before it reports: each case starts in a box as clean as a
- * new one. A new sample, or any other request, gets a new box. */
+ * kills whatever is left in the box and reports; then it removes every SysV object and replaces
+ * the working dir and /tmp with fresh tmpfs instances and says so (a second record, `late` 2):
+ * the next case waits for that before it resets the slot's counters, so each case starts in a
+ * box as clean as a new one, and the clean-up runs while the judge reads the last report. A box
+ * whose key differs (other binds or settings: see box_key) is replaced. */
 struct zygote {
     pid_t pid;
-    int sock;      /* cases: SCM_RIGHTS of stdin, stdout, stderr, error pipe */
-    int rec;       /* records, one per case */
+    int sock;      /* cases: SCM_RIGHTS of stdin, stdout, stderr, error pipe, program; limits */
+    int rec;       /* records, two per case (the solver's end; the box clean again) */
     uint64_t key;  /* what the box was built for */
+    int dirty;     /* a case ended here and its "clean" record has not been read yet */
 };
-static struct zygote zy = {0, -1, -1, 0};
+static struct zygote zy = {0, -1, -1, 0, 0};
 
 static uint64_t fnv(uint64_t h, const char *str) {
     for (const unsigned char *c = (const unsigned char *)(str ? str : "\1"); *c; c++) h = (h ^ *c) * 1099511628211ULL;
@@ -771,7 +774,7 @@ static void zygote_drop(void) {
     }
     if (zy.sock >= 0) close(zy.sock);
     if (zy.rec >= 0) close(zy.rec);
-    zy = (struct zygote){0, -1, -1, 0};
+    zy = (struct zygote){0, -1, -1, 0, 0};
 }
 
 /* A case as the box's init needs it: the limits exec_solver sets (the box's copy of `opt` is
@@ -883,14 +886,35 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
         if (box_kill_requested) kill(pid, SIGKILL);
         for (int i = 0; i < 5; i++) close(fds[i]);
         struct box_record rec = reap_solver(pid);
-        /* a box as clean as a new one before the record says the case is over */
-        reap_the_rest(&rec);
+        reap_the_rest(&rec);  /* nothing of the case runs on, and what the rest used is counted */
+        (void)!write(record_fd, &rec, sizeof rec);
         sweep_ipc();
         if (chdir("/") < 0 || fresh_tmpfs("/tmp", tmp_opts) < 0 || fresh_tmpfs(opt.workdir, work_opts) < 0 ||
             chdir(opt.workdir) < 0)
             _exit(124);  /* no clean box for the next case: the server builds a new one */
-        (void)!write(record_fd, &rec, sizeof rec);
+        struct box_record clean = {0};
+        clean.late = 2;
+        (void)!write(record_fd, &clean, sizeof clean);
     }
+}
+
+/* After a case in the box: wait until its init says the box is clean again (its tmpfs memory
+ * freed, its SysV objects gone), before anything of the next case is counted. A box that does
+ * not say so within 10 s, or says something else, is dropped: the next case builds a new one. */
+static void zygote_wait_clean(void) {
+    if (zy.pid <= 0 || !zy.dirty) return;
+    zy.dirty = 0;
+    struct pollfd p = {zy.rec, POLLIN, 0};
+    struct box_record rec;
+    long until = now_us() + 10000000L;
+    for (;;) {
+        long left_ms = (until - now_us()) / 1000;
+        int r = left_ms > 0 ? poll(&p, 1, (int)left_ms) : 0;
+        if (r < 0 && errno == EINTR) continue;
+        if (r > 0 && read(zy.rec, &rec, sizeof rec) == (ssize_t)sizeof rec && rec.late == 2) return;
+        break;
+    }
+    zygote_drop();
 }
 
 /* The case's solver in this sample's box: built (once) if needed, then handed the case. */
@@ -918,7 +942,7 @@ static pid_t zygote_case(int in_fd, int out_fd, int err_fd, int exe_fd, int errp
         }
         close(sv[1]);
         close(rp[1]);
-        zy = (struct zygote){pid, sv[0], rp[0], key};
+        zy = (struct zygote){pid, sv[0], rp[0], key, 0};
     }
     int fds[5] = {in_fd, out_fd, err_fd, errpipe, exe_fd};
     struct zy_case c = {opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc, opt.as_kb};
@@ -1490,7 +1514,15 @@ int main(int argc, char **argv) {
     return run_case(argc, argv);
 }
 
+/* Where a case's time goes (scripts/bench_judge.py --phases): clock readings at fixed points of
+ * run_case, reported relative to its start when IBENCH_SUPERVISOR_PHASES is set. */
+static long phase_at[8];
+static int phases_on = -1;
+#define PHASE(i) (phase_at[i] = now_us())
+
 static int run_case(int argc, char **argv) {
+    if (phases_on < 0) phases_on = getenv("IBENCH_SUPERVISOR_PHASES") != NULL;
+    PHASE(0);
     opt = DEFAULTS;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
@@ -1556,6 +1588,7 @@ static int run_case(int argc, char **argv) {
         die("--workdir must be absolute and --export a plain file name");
     }
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
+    zygote_wait_clean();  /* the last case's box clean-up, before this case's counters start */
 
     /* Nothing but this server's own box may be in the slot's cgroups when the counters start:
      * another judge of the same process shares the slot (and may have left its box there). */
@@ -1587,6 +1620,7 @@ static int run_case(int argc, char **argv) {
         write_file(opt.cg_v2, "pids.max", num);
     }
 
+    PHASE(1);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     sigset_t mask, held;
     sigemptyset(&mask);
@@ -1669,6 +1703,7 @@ static int run_case(int argc, char **argv) {
         }
         /* Interactor first: it logs its query limit before its first read, and the solver's
          * first write then finds a reader. */
+        PHASE(2);
         itr.pid = spawn_interactor(to_inter[0], inter_out, i_err, case_fd, errpipe[1]);
         /* Only to measure what the solver wrote and its judge has not read yet (FIONREAD); closed
          * as soon as the interactor ends, so a solver writing after that still meets EPIPE. */
@@ -1690,6 +1725,7 @@ static int run_case(int argc, char **argv) {
                          : spawn_solver(in, out, s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
         close(in); close(out);
     }
+    PHASE(3);
     close(s_err);
     close(errpipe[1]);
     if (recpipe[1] >= 0) close(recpipe[1]);
@@ -1895,6 +1931,8 @@ static int run_case(int argc, char **argv) {
         }
     }
     long end = now_us();
+    PHASE(4);
+    if (use_zy && zy.pid > 0) zy.dirty = 1;  /* its "clean" record comes while this report is read */
 
     /* Whatever the solver left behind (forked children, a process that changed its group)
      * dies with the case; a sample's box is kept for the next case. */
@@ -1977,6 +2015,10 @@ static int run_case(int argc, char **argv) {
         printf("setup_error=%s\n", errbuf);
     }
 
+    PHASE(5);
+    if (phases_on > 0)  /* setup, interactor spawned, solver handed over, run over, cleaned up; solver's end */
+        printf("phases_us=%ld,%ld,%ld,%ld,%ld,%ld\n", phase_at[1] - phase_at[0], phase_at[2] - phase_at[0],
+               phase_at[3] - phase_at[0], phase_at[4] - phase_at[0], phase_at[5] - phase_at[0], sol.end_us - phase_at[0]);
     printf("wall_us=%ld\nwall_timeout=%d\nfirst_exit=%s\n", end - start, wall_timeout,
            first == 1 ? "solver" : first == 2 ? "interactor" : "none");
     print_proc("solver", &sol);
