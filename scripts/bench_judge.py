@@ -192,6 +192,52 @@ def bench_compile(n: int) -> dict:
 LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
 
 
+PHASES = ("server setup (cgroups, limits)", "descriptors, pipes", "interactor forked, solver handed to the box",
+          "solver ended (its box's record)", "interactor ended, run over", "report written")
+
+
+def bench_phases(judge: Judge, task: Task, n: int, source: str) -> dict:
+    """Where a lightest case's time goes: the supervisor's clock readings (IBENCH_SUPERVISOR_PHASES)
+    inside the judge's wall time, beside the floor of the same run."""
+    from ibench.judge.sandbox import run as sandbox_run
+
+    prog = judge.compile_solution(task, source)
+    interactor = judge.compile_tool(task, task.interactors["non_adaptive"])
+    case = task.cases[0]
+    tout = Path(tempfile.mkdtemp(prefix="ibench-bench-")) / "tout"
+    seen: list[tuple[float, str]] = []
+    original = sandbox_run.Sandbox._request
+
+    def timed(self, args):
+        t0 = time.perf_counter()
+        text = original(self, args)
+        seen.append(((time.perf_counter() - t0) * 1000, text))
+        return text
+
+    sandbox_run.Sandbox._request = timed
+    floor, through = [], []
+    try:
+        for i in range(n + 10):
+            f = floor_case(prog.binary, interactor, case.input_path, tout)
+            t0 = time.perf_counter()
+            judge.interactive.run_case(task, case, prog, interactor)
+            if i >= 10:  # warm
+                floor.append(f)
+                through.append((time.perf_counter() - t0) * 1000)
+    finally:
+        sandbox_run.Sandbox._request = original
+    seen = seen[10:]
+    marks = [[int(x) / 1000 for x in text.split("phases_us=")[1].split()[0].split(",")] for _, text in seen
+             if "phases_us=" in text]
+    if not marks:
+        return {}
+    med = [statistics.median(m[i] for m in marks) for i in range(6)]
+    # the solver's end is the fifth reading of the list; run_case's order of readings is otherwise kept
+    points = [med[0], med[1], med[2], med[5], med[3], med[4]]
+    return {"floor_ms": statistics.median(floor), "judge_ms": statistics.median(through),
+            "request_ms": statistics.median(t for t, _ in seen), "points_ms": points}
+
+
 def run_unprivileged(argv: list[str], capture: bool = False):
     """This benchmark again, as an unprivileged user (the judge then builds its box through a
     user namespace)."""
@@ -223,9 +269,26 @@ def main() -> int:
     ap.add_argument("--both", action="store_true", help="as root: per case and per sample, lightest and interactive, "
                                                       "root and user-namespace box side by side (no compile figures)")
     ap.add_argument("--modes", action="store_true", help=argparse.SUPPRESS)  # the rows as JSON (for --both)
+    ap.add_argument("--phases", action="store_true", help="where a lightest case's time goes, inside the supervisor")
     args = ap.parse_args()
     if args.unprivileged:
         return run_unprivileged(sys.argv[1:])
+    if args.phases:
+        os.environ["IBENCH_SUPERVISOR_PHASES"] = "1"  # read by the supervisor server it starts
+        judge = Judge(JudgeSettings())
+        task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 1)
+        light_src = LIGHT.replace("ANSWER", task.cases[0].input_path.read_text().strip())
+        r = bench_phases(judge, task, args.cases, light_src)
+        print(f"lightest case, {args.cases} runs, sandbox {judge.sandbox.label} (medians, ms from the request's start):")
+        print(f"  floor (2 processes on os.pipe via subprocess): {r['floor_ms']:.3f}")
+        print(f"  run_case in Python: {r['judge_ms']:.3f}   of which the supervisor request: {r['request_ms']:.3f}")
+        prev = 0.0
+        for name, at in zip(PHASES, r["points_ms"]):
+            print(f"  {at:7.3f}  (+{at - prev:6.3f})  {name}")
+            prev = at
+        print(f"  Python around the request: {r['judge_ms'] - r['request_ms']:.3f}; "
+              f"request beyond the supervisor's readings: {r['request_ms'] - r['points_ms'][-1]:.3f}")
+        return 0
     judge = Judge(JudgeSettings())
     task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 100)
     answer = task.cases[0].input_path.read_text().strip()
