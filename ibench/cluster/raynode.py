@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Mapping
 
 from .rayprocs import _die_with_parent, _read_json, _write_json, detect_ip, free_port, ray_env, tcp_ready
 
@@ -86,17 +87,27 @@ def node_main(args: argparse.Namespace) -> int:
     return _run_node(ray_bin, argv, env, Path(args.temp_dir), args.name)
 
 
-def visible_gpus(env: dict[str, str] | None = None) -> int:
+def visible_gpus(env: Mapping[str, str] | None = None) -> int:
     """The GPUs this node's process may use: ``$CUDA_VISIBLE_DEVICES`` (Slurm sets it for a
-    step that was given GPUs), else ``$SLURM_GPUS_ON_NODE``, else 0."""
+    step that was given GPUs), else ``$SLURM_GPUS_ON_NODE``, else what ``nvidia-smi -L`` lists
+    (a node reached without Slurm, e.g. ``--launcher 'ssh {node}'``), else 0."""
     e = os.environ if env is None else env
     visible = e.get("CUDA_VISIBLE_DEVICES")
     if visible is not None:
         return len([v for v in visible.split(",") if v.strip() and v.strip() != "-1"])
     try:
-        return int(e.get("SLURM_GPUS_ON_NODE") or 0)
+        if e.get("SLURM_GPUS_ON_NODE"):
+            return int(e["SLURM_GPUS_ON_NODE"])
     except ValueError:
-        return 0
+        pass
+    smi = shutil.which("nvidia-smi")
+    if smi and env is None:
+        try:
+            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20).stdout
+            return sum(1 for line in out.splitlines() if line.startswith("GPU "))
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return 0
 
 
 def _run_node(ray_bin: str, argv: list[str], env: dict[str, str], temp_dir: Path, name: str) -> int:
