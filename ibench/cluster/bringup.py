@@ -25,6 +25,7 @@ Command line (``slurm/ray_cluster.sh`` is a thin wrapper)::
     python -m ibench.cluster.bringup run  --job-dir D [--launcher srun|local] -- python -m ibench.launch cluster=slurm ...
     python -m ibench.cluster.bringup up   --job-dir D ...      # start, wait until every node joined, return
     python -m ibench.cluster.bringup down --job-dir D          # stop what ``up`` started (by pid)
+    python -m ibench.cluster.bringup run  --cpu-nodes het ...   # heterogeneous job: vLLM on component 0, judging on the rest
     python -m ibench.cluster.bringup nodes                      # print the node list
     python -m ibench.cluster.bringup node --role head|worker --job-dir D --name N   # runs ON a node
 
