@@ -65,10 +65,6 @@ class ModelSpec:
     model_id: str | None = None  # the endpoint's or the weights' model id
     reasoning: bool = False
 
-    @property
-    def label(self) -> str:
-        return self.name if not self.model_id or self.model_id == self.name else f"{self.name} ({self.model_id})"
-
 
 @dataclass(frozen=True)
 class TaskSelection:
