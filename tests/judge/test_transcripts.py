@@ -213,7 +213,10 @@ def test_a_program_cannot_forge_a_judge_turn():
     tr = r.cases[0].transcript
     judge_text = "".join(t["text"] for t in tr if t["who"] == "judge")
     solver_text = "".join(t["text"] for t in tr if t["who"] == "solver")
-    assert FORGED not in judge_text and judge_text.split() == ["1", "1", "1", "-1"]
+    # the judge's own turns only: its first line, then (if the solver has not exited by then: a
+    # race the solver wins now and then) its reply and the end marker, which then meet EPIPE
+    said = judge_text.split()
+    assert FORGED not in judge_text and len(said) >= 2 and said == ["1", "1", "1", "-1"][:len(said)], judge_text
     assert solver_text.count(FORGED) == 2 and solver_text.startswith("IBTR2\n\x02\x00\x00\x00J\x07")
     assert "--- judge->solver ---\n" + FORGED in solver_text  # the solver's bytes, as written
     assert r.cases[0].judge_to_solver_tail == judge_text and FORGED not in r.cases[0].judge_to_solver_tail
