@@ -123,15 +123,13 @@ def compare_tokens(output: Path, answer: Path, output_limit: int | None = None) 
     try:
         while True:
             if gi == len(got) and not got_end:
-                got = next(got_it, None)
-                if got is None:
-                    got, got_end = [], True
+                batch = next(got_it, None)
+                got, got_end = (batch, False) if batch is not None else ([], True)
                 n_got += len(got)
                 gi = 0
             if wi == len(want) and not want_end:
-                want = next(want_it, None)
-                if want is None:
-                    want, want_end = [], True
+                batch = next(want_it, None)
+                want, want_end = (batch, False) if batch is not None else ([], True)
                 n_want += len(want)
                 wi = 0
             m = min(len(got) - gi, len(want) - wi)
@@ -150,7 +148,7 @@ def compare_tokens(output: Path, answer: Path, output_limit: int | None = None) 
             wi += m
             done += m
     except _OutputTooLarge:
-        return Decision(Verdict.RE, f"output limit exceeded ({output_limit / (1 << 20):g} MB)")
+        return Decision(Verdict.RE, f"output limit exceeded ({(output_limit or 0) / (1 << 20):g} MB)")
     if n_got != n_want:
         return Decision(Verdict.WA, f"expected {n_want} tokens, found {n_got}", 0.0)
     return Decision(Verdict.OK, "ok", 1.0)

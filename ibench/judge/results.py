@@ -67,16 +67,17 @@ class SampleResult:
                 "solver_exit", "interactor_exit", "message")
         cases = [c.to_dict() if full else {k: c.verdict.value if k == "verdict" else getattr(c, k) for k in keys}
                  for c in self.cases]
-        d = {
+        compile_: dict[str, object] = {"ok": self.compile.ok, "ms": round(self.compile.ms, 1),
+                                       "cached": self.compile.cached, "toolchain": self.compile.toolchain}
+        d: dict[str, object] = {
             "verdict": self.verdict.value,
             "score": self.score,
             "cases": cases,
-            "compile": {"ok": self.compile.ok, "ms": round(self.compile.ms, 1),
-                        "cached": self.compile.cached, "toolchain": self.compile.toolchain},
+            "compile": compile_,
             "sandbox": self.sandbox,
         }
         if full:
-            d["compile"]["message"] = self.compile.message
+            compile_["message"] = self.compile.message
             d["subtask_scores"] = self.subtask_scores
             d["warnings"] = self.warnings
             d["message"] = self.message
