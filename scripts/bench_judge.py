@@ -275,7 +275,8 @@ def main() -> int:
         return run_unprivileged(sys.argv[1:])
     if args.phases:
         os.environ["IBENCH_SUPERVISOR_PHASES"] = "1"  # read by the supervisor server it starts
-        judge = Judge(JudgeSettings())
+        judge = Judge(JudgeSettings(pin_cpu=os.environ.get("IBENCH_BENCH_PIN", "1") == "1",
+                                    isolation=os.environ.get("IBENCH_BENCH_ISOLATION", "auto")))
         task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 1)
         light_src = LIGHT.replace("ANSWER", task.cases[0].input_path.read_text().strip())
         r = bench_phases(judge, task, args.cases, light_src)

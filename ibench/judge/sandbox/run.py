@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .host import Isolation, Slot, acquire_slot, detect_isolation, runtime_binds
+from .host import Isolation, Slot, acquire_slot, busy_slots, detect_isolation, runtime_binds
 
 SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
 
@@ -204,22 +204,25 @@ class Sandbox:
         self.isolation: Isolation = detect_isolation(isolation, str(self.supervisor))
         self.pin_cpu = pin_cpu
         self._net_epoch = next(_EPOCHS)
+        self._cpu: int | None = None
 
     def new_sample(self) -> None:
-        """Runs from here on belong to a new sample: they get a network namespace and a box of
-        their own (each made once and shared by the sample's runs, one at a time)."""
+        """Runs from here on belong to a new sample: one that binds files of its own gets a
+        network namespace and a box of its own (made once, shared by the sample's runs)."""
         self._net_epoch = next(_EPOCHS)
+        self._cpu = None
 
-    def _pin(self, pid: int) -> None:
-        """Give each slot's cases one CPU of their own (slot index modulo the CPUs this process
-        may use): a judge that claims one CPU uses one, solver and interactor trade a core
-        instead of bouncing between two, and judges side by side do not slow each other."""
-        cpus = sorted(os.sched_getaffinity(0))
-        if self.pin_cpu and len(cpus) > 1:
-            try:
-                os.sched_setaffinity(pid, {cpus[self.slot().index % len(cpus)]})
-            except OSError:
-                pass
+    def case_cpu(self) -> int:
+        """The CPU this sample's runs use (slot index modulo the CPUs this process may use), or
+        -1 for all of them. One CPU when the host's judge slots are as many as its CPUs (a full
+        node: a judge that claims one CPU uses one, solver and interactor trade a core, and
+        judges side by side do not slow each other); all of them below that, so an idle
+        machine starts the interactor and the solver side by side. Decided once per sample."""
+        if self._cpu is None:
+            cpus = sorted(os.sched_getaffinity(0))
+            full = self.pin_cpu and len(cpus) > 1 and busy_slots(len(cpus)) >= len(cpus)
+            self._cpu = cpus[self.slot().index % len(cpus)] if full else -1
+        return self._cpu
 
     @property
     def label(self) -> str:
@@ -350,6 +353,7 @@ class Sandbox:
             args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
         if iso.landlock:
             args += ["--landlock"]
+        args += ["--cpu", str(self.case_cpu())]
         if iso.mode == "root":
             for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
                               ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
@@ -373,7 +377,6 @@ class Sandbox:
                 server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
                 _SERVER.update(proc=server, owner=os.getpid(), binary=self.supervisor.name)
-                self._pin(server.pid)
             elif _SERVER.get("binary") != self.supervisor.name:
                 self.close()
                 continue

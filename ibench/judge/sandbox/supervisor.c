@@ -105,18 +105,31 @@ struct options {
     const char *export_name;    /* a file of the working dir handed back after the run */
     const char *export_to;      /* where: created here, never followed if it exists */
     long box_kb;                /* size of each writable tmpfs of the box */
+    long cpu;                   /* the case's CPU: N, -1 every CPU the server may use, -2 as it is */
     long outer_uid, outer_gid;  /* the judge's ids, mapped into a user namespace */
     long net_epoch;             /* server: cases of one epoch (a sample) share a fresh network namespace */
     const char *cg_mem, *cg_pids, *cg_cpu, *cg_v2;
 };
 static const struct options DEFAULTS = {.cpu_ms = 1000, .mem_kb = 262144, .wall_ms = 5000, .grace_ms = 1000,
                                         .nproc = 16, .fsize_kb = 65536, .inter_cpu_ms = 20000, .uid = -1,
-                                        .gid = -1, .workdir = "/box", .net_epoch = -1};
+                                        .gid = -1, .workdir = "/box", .net_epoch = -1, .cpu = -2};
 static struct options opt;
 static int server_mode;
 /* A server keeps the network namespace of the current epoch as its own, so a case need not
  * create one (the most expensive namespace to make): -1 none yet. */
 static long server_net_epoch = -1;
+static cpu_set_t server_cpus;  /* what the server may use (at its start): `--cpu -1` */
+
+/* Where this process and what it forks run: one CPU (a full node: solver and interactor trade a
+ * core, judges side by side do not slow each other) or all of the server's (an idle one: the
+ * interactor and the solver start side by side, as two processes anywhere would). */
+static void set_cpu(long cpu) {
+    if (cpu < -1) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    if (cpu >= 0) CPU_SET((int)cpu, &one);
+    sched_setaffinity(0, sizeof(cpu_set_t), cpu >= 0 ? &one : &server_cpus);
+}
 
 static void die(const char *what) {
     printf("setup_error=%s: %s\n", what, strerror(errno));
@@ -779,7 +792,7 @@ static void zygote_drop(void) {
 
 /* A case as the box's init needs it: the limits exec_solver sets (the box's copy of `opt` is
  * the one of the request that built it). */
-struct zy_case { long cpu_ms, mem_kb, fsize_kb, nproc, as_kb; };
+struct zy_case { long cpu_ms, mem_kb, fsize_kb, nproc, as_kb, cpu; };
 
 static int send_fds(int sock, const int *fds, int n, const struct zy_case *data) {
     struct iovec iov = {(void *)data, sizeof *data};
@@ -867,6 +880,7 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
         opt.fsize_kb = c.fsize_kb;
         opt.nproc = c.nproc;
         opt.as_kb = c.as_kb;
+        set_cpu(c.cpu);  /* the solver forked below inherits it */
         box_kill_requested = 0;
         /* Every case's solver gets the same pid: the PID counter of the sample's box must not
          * carry a value from one case to the next. */
@@ -945,7 +959,7 @@ static pid_t zygote_case(int in_fd, int out_fd, int err_fd, int exe_fd, int errp
         zy = (struct zygote){pid, sv[0], rp[0], key, 0};
     }
     int fds[5] = {in_fd, out_fd, err_fd, errpipe, exe_fd};
-    struct zy_case c = {opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc, opt.as_kb};
+    struct zy_case c = {opt.cpu_ms, opt.mem_kb, opt.fsize_kb, opt.nproc, opt.as_kb, opt.cpu};
     if (send_fds(zy.sock, fds, 5, &c) == 0) return zy.pid;
     if (attempt > 0) die("hand the case to the box");
     zygote_drop();  /* gone since its last case: a new one */
@@ -1502,6 +1516,7 @@ static int serve(void) {
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--server") == 0) {
         server_mode = 1;
+        sched_getaffinity(0, sizeof server_cpus, &server_cpus);
         sigset_t mask;
         sigemptyset(&mask);
         sigaddset(&mask, SIGCHLD);
@@ -1551,6 +1566,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--export")) opt.export_name = v;
         else if (ARG("--export-to")) opt.export_to = v;
         else if (ARG("--box-kb")) opt.box_kb = atol(v);
+        else if (ARG("--cpu")) opt.cpu = atol(v);
         else if (ARG("--net-epoch")) opt.net_epoch = atol(v);
         else if (ARG("--cpu-ms")) opt.cpu_ms = atol(v);
         else if (ARG("--mem-kb")) opt.mem_kb = atol(v);
@@ -1589,6 +1605,7 @@ static int run_case(int argc, char **argv) {
     }
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
     zygote_wait_clean();  /* the last case's box clean-up, before this case's counters start */
+    if (server_mode) set_cpu(opt.cpu);  /* the interactor (and a one-case box) forked below inherit it */
 
     /* Nothing but this server's own box may be in the slot's cgroups when the counters start:
      * another judge of the same process shares the slot (and may have left its box there). */
