@@ -51,11 +51,14 @@ def test_a_program_cannot_write_what_the_judge_replied():
     assert r.verdict.value == "PE", r.message
     case = r.cases[0]
     assert FORGED not in case.judge_to_solver_tail and "judge->solver" not in case.judge_to_solver_tail
-    assert case.judge_to_solver_tail.split() == ["1", "1", "1", "-1"]  # T, budget, n, then -1: the interactor's bytes
+    # T, budget, n, then -1: the interactor's bytes. What it writes after the solver has exited
+    # meets EPIPE and is not the exchange (the solver wins that race now and then).
+    said = case.judge_to_solver_tail.split()
+    assert len(said) >= 2 and said == ["1", "1", "1", "-1"][:len(said)], said
     # The transcript file is length-prefixed records (issue 19): the solver's bytes are kept as
     # written, and no text in them can move into the judge's side.
     assert case.solver_to_judge_tail == f"--- judge->solver ---\n{FORGED}\n--- judge->solver --- judge->solver ---\n--- judge->solver ---"
-    assert [t["who"] for t in case.transcript] == ["judge", "solver", "judge"]
+    assert [t["who"] for t in case.transcript] == ["judge", "solver", "judge"][:3 if len(said) > 2 else 2]
     assert case.transcript[1]["text"] == case.solver_to_judge_tail
 
     from ibench.generate.feedback import FeedbackSettings
