@@ -28,12 +28,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ..languages import LANGUAGES, of_path
 from .checks.cases import kind_from_layout
 from .checks.common import CASE_NAME, Collector
 from .checks.generator import CaseRecipe, parse_recipes
 from .checks.meta import check_meta
 from .errors import Problem, TaskError
 from .model import ADAPTIVE_POOL, NON_ADAPTIVE_POOL, TaskKind
+
+CPP, PYTHON = LANGUAGES["cpp"].name, LANGUAGES["python"].name
+ANSWER_LANGUAGES = frozenset({CPP, PYTHON})  # what can write a batch task's answers here
 
 GENERATOR_TIMEOUT_S = 30.0  # per recipe (validate uses the same)
 
@@ -140,15 +144,23 @@ def _answer_solution(root: Path, given: Path | None) -> Path | None:
     for name, entry in data.items() if isinstance(data, dict) else []:
         if isinstance(entry, dict) and str(entry.get("expected", "")).upper() == "OK":
             path = root / "solutions" / name
-            if path.suffix in (".cpp", ".cc", ".py") and path.is_file():
+            if _answer_language(path) is not None and path.is_file():
                 return path
     return None
 
 
+def _answer_language(path: Path) -> str | None:
+    """The language of a solution that can write answers here: C++ (compiled as the task's own
+    programs are) or Python (run by this interpreter)."""
+    lang = of_path(path)
+    return lang.name if lang is not None and lang.name in ANSWER_LANGUAGES else None
+
+
 def _answer_argv(solution: Path) -> list[str]:
-    if solution.suffix == ".py":
+    lang = _answer_language(solution)
+    if lang == PYTHON:
         return [sys.executable, str(solution)]
-    if solution.suffix in (".cpp", ".cc"):
+    if lang == CPP:
         return [str(compile_program(solution))]
     raise _fail(solution, "", "answers are written by a C++ (.cpp) or Python (.py) solution")
 
