@@ -34,12 +34,3 @@ def ray_session():
     yield ray
     if started:
         ray.shutdown()
-
-
-@pytest.fixture(autouse=True)
-def _offline_wandb(monkeypatch):
-    monkeypatch.setenv("WANDB_MODE", "offline")
-    monkeypatch.setenv("WANDB_SILENT", "true")
-
-
-

@@ -535,7 +535,7 @@ def test_write_tests_rejects_non_object(tmp_path):
 
 
 def test_liveoibench_contest_figures_from_the_import(liveoibench_release):
-    """The imported contests.json scores the hand-worked example of tests/test_contest.py."""
+    """The imported contests.json scores the hand-worked example of tests/results/test_contest.py."""
     from ibench.results.contest import RatingOptions, load_contests, score_contests
 
     rel = liveoibench_release
