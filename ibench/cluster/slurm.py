@@ -24,6 +24,7 @@ import os
 import shlex
 import socket
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -231,8 +232,8 @@ def this_node(nodes: list[str], env: dict[str, str] | None = None) -> str:
     """This node's name in the allocation's node list: ``$SLURMD_NODENAME`` (Slurm's name for
     the node; several node names can share one host, and a host name need not be the node
     name), else the host name or its short form."""
-    env = os.environ if env is None else env
-    name = env.get("SLURMD_NODENAME", "")
+    source: Mapping[str, str] = os.environ if env is None else env
+    name = source.get("SLURMD_NODENAME", "")
     if name and name in nodes:
         return name
     here = socket.gethostname()

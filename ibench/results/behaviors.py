@@ -27,7 +27,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, cast
 
 from ibench.results.store import fingerprint
 
@@ -82,6 +82,8 @@ def load_settings(name: str = "default") -> BehaviorSettings:
         have = sorted(p.stem for p in (Path(CONF_DIR) / "behaviors").glob("*.yaml"))
         raise BehaviorsError(f"behaviors={name}: no {path} (have: {', '.join(have)})")
     d = OmegaConf.to_container(OmegaConf.load(path), resolve=True)
+    if not isinstance(d, dict):
+        raise BehaviorsError(f"{path}: expected a mapping of settings, not a {type(d).__name__}")
     known = set(BehaviorSettings.__dataclass_fields__)
     unknown = sorted(set(d) - known)
     if unknown:
@@ -299,7 +301,7 @@ def render(rows: list[dict[str, Any]], console: Any) -> None:
 def log_wandb(run: Any, rows: list[dict[str, Any]], groups: list[str], summary: dict[str, Any], png: Path,
               mode: str) -> str:
     """A W&B run (job type ``behaviors``) with the table and a bar chart; returns its mode."""
-    from ibench.results.wandb_sink import resolve_mode
+    from ibench.results.wandb_sink import WandbMode, resolve_mode
 
     mode = resolve_mode(mode)
     if mode == "disabled":
@@ -308,10 +310,11 @@ def log_wandb(run: Any, rows: list[dict[str, Any]], groups: list[str], summary: 
 
     wcfg = (run.config or {}).get("wandb") or {}
     wrun = wandb.init(project=wcfg.get("project") or "ibench", entity=wcfg.get("entity"), group=run.label,
-                      job_type="behaviors", mode=mode, dir=str(run.run_dir / OUT_DIR),
+                      job_type="behaviors", mode=cast(WandbMode, mode), dir=str(run.run_dir / OUT_DIR),
                       config={"behaviors": summary}, reinit=True)
     cols = list(rows[0])
-    table = wandb.Table(columns=cols, data=[[r[c] for c in cols] for r in rows])
+    header: list[str | int] = list(cols)  # wandb.Table's columns: list[str | int] (list is invariant)
+    table = wandb.Table(columns=header, data=[[r[c] for c in cols] for r in rows])
     long = wandb.Table(columns=["group", "outcome", "share"],
                        data=[[g, r["outcome"], r[g]] for r in rows if r["difficulty"] == "all" for g in groups
                              if r[g] is not None])
@@ -336,7 +339,9 @@ def _judge_backend(judge_model: str, overrides: list[str], settings: BehaviorSet
             cfg = compose("config", overrides=[f"model={judge_model}", *overrides])
     except Exception as e:  # noqa: BLE001 - Hydra's own message says what is wrong
         raise BehaviorsError(f"judge_model={judge_model}: {e}") from None
-    kw = {k: v for k, v in OmegaConf.to_container(cfg.model, resolve=True).items() if k != "preflight"}
+    model = OmegaConf.to_container(cfg.model, resolve=True)
+    assert isinstance(model, dict)  # a config group's entry (conf/model/*.yaml) composes to a mapping
+    kw = {k: v for k, v in model.items() if k != "preflight"}
     if settings.max_concurrency and "max_concurrency" in kw:
         kw["max_concurrency"] = settings.max_concurrency
     if str(kw.get("_target_", "")).endswith("ReferenceBackend"):

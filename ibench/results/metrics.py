@@ -255,6 +255,11 @@ def refine_rows(verdicts: Any, expected: dict[str, int] | None = None) -> list[d
             if expected is None or r["sample_index"] < expected.get(r["task_id"], 0)]
 
 
+def _solved_by(solved_at: int | None, rnd: int) -> bool:
+    """Whether a chain first solved at round ``solved_at`` (None: never) counts as solved at ``rnd``."""
+    return solved_at is not None and solved_at <= rnd
+
+
 def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) -> list[dict[str, Any]]:
     """Per round r: refine@r (mean over tasks of the share of chains solved within r rounds) and
     the failure composition of the round-r executions of chains still unsolved.
@@ -277,9 +282,9 @@ def refine_rounds(rows: Iterable[dict[str, Any]], max_round: int | None = None) 
         per_task = []
         for t in tasks:
             keys = [k for k in chains if k[0] == t]
-            per_task.append(sum(1 for k in keys if solved_at[k] is not None and solved_at[k] <= rnd) / len(keys))
+            per_task.append(sum(1 for k in keys if _solved_by(solved_at[k], rnd)) / len(keys))
         unsolved = [chains[k][rnd] for k in chains if rnd in chains[k] and chains[k][rnd] != "OK"
-                    and (solved_at[k] is None or solved_at[k] > rnd)]
+                    and not _solved_by(solved_at[k], rnd)]
         counts = Counter(unsolved)
         row: dict[str, Any] = {"round": rnd, "n_unsolved": len(unsolved)}
         for label in (*(v.value for v in FAILURE_LABELS), Verdict.SE.value):

@@ -100,8 +100,8 @@ def write_plots(s: RunSummary, out_dir: Path) -> dict[str, Path]:
     for j, k in enumerate(s.ks):
         xs = [i + j * width for i in range(len(groups))]
         ys = [g.pass_at.get(k) or 0.0 for g in groups]
-        errs = [[(g.pass_at.get(k) or 0) - (g.ci[k][0] if g.ci.get(k) else (g.pass_at.get(k) or 0)) for g in groups],
-                [(g.ci[k][1] if g.ci.get(k) else (g.pass_at.get(k) or 0)) - (g.pass_at.get(k) or 0) for g in groups]]
+        errs = [[(g.pass_at.get(k) or 0) - (ci[0] if (ci := g.ci.get(k)) else (g.pass_at.get(k) or 0)) for g in groups],
+                [(ci[1] if (ci := g.ci.get(k)) else (g.pass_at.get(k) or 0)) - (g.pass_at.get(k) or 0) for g in groups]]
         ax.bar(xs, ys, width, yerr=errs, capsize=3, label=f"pass@{k}")
     ax.set_xticks([i + width * (len(s.ks) - 1) / 2 for i in range(len(groups))])
     ax.set_xticklabels([g.name if g.group != "overall" else "Overall" for g in groups])
@@ -227,8 +227,8 @@ def render(s: RunSummary, console: Console | None = None) -> None:
                             f"{model} ({kind})", list(DIFFICULTIES), diff, ks, extra=[("Overall", s.overall)]))
 
     cis = [f"pass@{k} = {fmt(s.overall.pass_at.get(k))} "
-           f"[{fmt(s.overall.ci[k][0]) if s.overall.ci.get(k) else '—'}, "
-           f"{fmt(s.overall.ci[k][1]) if s.overall.ci.get(k) else '—'}]" for k in ks]
+           f"[{fmt(ci[0]) if (ci := s.overall.ci.get(k)) else '—'}, "
+           f"{fmt(ci[1]) if ci else '—'}]" for k in ks]
     head = f"Overall {int(s.confidence * 100)}% bootstrap CI over tasks:"
     line = f"{head} {'  '.join(cis)}"
     if len(line) <= console.width:

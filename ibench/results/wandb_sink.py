@@ -14,7 +14,7 @@ import netrc
 import os
 import struct
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 from urllib.parse import urlparse
 
 from ibench.results.metrics import RunSummary
@@ -43,6 +43,9 @@ def resolve_mode(mode: str) -> str:
         return "disabled"
     return "online" if has_credentials() else "offline"
 
+
+# The modes wandb.init accepts; resolve_mode passes WANDB_MODE through unchecked (wandb checks it).
+WandbMode = Literal["online", "offline", "disabled", "shared"]
 
 SAMPLE_COLUMNS = ["task_id", "sample_index", "verdict", "message", "failing_case", "solver_to_judge_tail",
                   "judge_to_solver_tail", "compile_message", "code"]
@@ -80,15 +83,16 @@ class WandbSink:
             return
         if self.dir:
             self.dir.mkdir(parents=True, exist_ok=True)
-        kwargs = dict(project=self.project, entity=self.entity, group=self.group, job_type=self.job_type,
-                      name=self.name, tags=self.tags or None, config=self.config,
-                      dir=str(self.dir) if self.dir else None, reinit="create_new")
+        kwargs: dict[str, Any] = dict(project=self.project, entity=self.entity, group=self.group,
+                                      job_type=self.job_type, name=self.name, tags=self.tags or None,
+                                      config=self.config, dir=str(self.dir) if self.dir else None,
+                                      reinit="create_new")
         if self.run_id:
             kwargs.update(id=self.run_id, resume="allow")
         for mode in ([self.mode, "offline"] if self.mode == "online" else [self.mode]):
             try:
                 settings = wandb.Settings(init_timeout=self.init_timeout_s, silent=True, console="off")
-                self.run = wandb.init(mode=mode, settings=settings, **kwargs)
+                self.run = wandb.init(mode=cast(WandbMode, mode), settings=settings, **kwargs)
                 self.mode = mode
                 log.info("W&B run %s (%s)", self.run.id, mode)
                 return
@@ -216,7 +220,9 @@ def read_offline_run(path: str | Path) -> dict[str, Any]:
         return item.key or "/".join(item.nested_key)
 
     for chunk in chunks:
-        rec = pb.Record()
+        # wandb's pb2 modules build Record from a descriptor at import time (after a star import
+        # chosen by protobuf version), so mypy finds no static definition of it.
+        rec = pb.Record()  # type: ignore[attr-defined]
         rec.ParseFromString(chunk)
         kind = rec.WhichOneof("record_type")
         if kind == "summary":

@@ -215,6 +215,7 @@ def check_subtasks(root: Path, test_names: set[str], c: Collector) -> tuple[Subt
         for key in set(sub) - {"score", "testcases", "grading"}:
             c.warn(path, f"{sid}.{key}", "unknown key, ignored")
         if ok:
+            assert is_number(score)  # ok still holds, so this subtask's score passed the check above
             subtasks.append(Subtask(id=sid, score=score, tests=tuple(tests), grading=grading))
     unreferenced = sorted(test_names - referenced, key=natural_key)
     if unreferenced:
