@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from ibench.cluster.judge_loop import JudgeJob, JudgeLoop, Outcome, inflight_limit
 from ibench.generate.base import Backend, Completion
-from ibench.judge.results import SampleResult
+from ibench.judge.outcome import SampleResult
 from ibench.keys import spec_keys
 from ibench.plan import Plan, Planner, RunPlan
 from ibench.progress import Bars, Progress

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol
 
-from ibench.judge.results import SampleResult
+from ibench.judge.outcome import SampleResult
 from ibench.judge.settings import JudgeSettings
 from ibench.judge.verdict import Verdict
 from ibench.results.records import error_result

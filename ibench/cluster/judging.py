@@ -23,7 +23,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Sequence
 
-from ibench.judge.results import SampleResult
+from ibench.judge.outcome import SampleResult
 from ibench.judge.settings import JudgeSettings
 
 log = logging.getLogger(__name__)

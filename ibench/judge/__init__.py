@@ -5,7 +5,7 @@
 """
 
 from .judge import Judge, ToolError
-from .results import CaseResult, CompileInfo, SampleResult
+from .outcome import CaseResult, CompileInfo, SampleResult
 from .settings import JudgeSettings
 from .verdict import Verdict, most_severe
 

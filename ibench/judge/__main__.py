@@ -17,7 +17,7 @@ from pathlib import Path
 from .diagnostics import first_error_line, first_errors
 from .executors import EXECUTORS, executor_class, language_of
 from .judge import Judge
-from .results import SampleResult
+from .outcome import SampleResult
 from .settings import JudgeSettings
 
 

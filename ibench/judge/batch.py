@@ -9,7 +9,7 @@ from pathlib import Path
 from ..tasks.model import Case, Task
 from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits
 from .executors.base import Program
-from .results import CaseResult
+from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from ..tasks.model import Case, Task
 from .executors.base import Program
-from .results import CaseResult
+from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings

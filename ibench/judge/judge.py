@@ -9,7 +9,7 @@ from ..tasks.model import Case, Task
 from .batch import BatchGrader
 from .executors import CompileCache, Program, executor_class
 from .interactive import InteractiveGrader
-from .results import CaseResult, CompileInfo, SampleResult
+from .outcome import CaseResult, CompileInfo, SampleResult
 from .sandbox import Sandbox
 from .sandbox.run import default_cache_dir
 from .sandbox.host import UnconfinedHostError

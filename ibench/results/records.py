@@ -1,5 +1,5 @@
 """What a run writes for each sample, and under which keys: the bridge from a backend's
-:class:`~ibench.generate.base.Completion` and the judge's :class:`~ibench.judge.results.SampleResult`
+:class:`~ibench.generate.base.Completion` and the judge's :class:`~ibench.judge.outcome.SampleResult`
 to the store's typed rows.
 
 The keys the records carry (``gen_key``, ``judge_key``, ``sample_id``) are computed in
@@ -14,7 +14,7 @@ import time
 from ibench.generate.base import Completion
 from ibench.generate.extract import NO_CODE, extract_code, split_reasoning
 from ibench.judge.diagnostics import first_error_line
-from ibench.judge.results import CompileInfo, SampleResult
+from ibench.judge.outcome import CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
 from ibench.keys import RunKeys, fingerprint, run_keys, sample_id  # noqa: F401 - RunKeys, run_keys, fingerprint: importable here as before
 from ibench.results.store import CaseRecord, SampleRecord, VerdictRecord

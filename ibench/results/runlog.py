@@ -36,7 +36,7 @@ from typing import Any, Mapping, Sequence
 
 import polars as pl
 
-from ibench.judge.results import CaseResult, CompileInfo, SampleResult
+from ibench.judge.outcome import CaseResult, CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
 from ibench.results.metrics import RunSummary, refine_rows
 from ibench.results.store import TABLES, SampleRecord, VerdictRecord, read_table

@@ -32,7 +32,7 @@ from .model import Case, KnownSolution, Task
 
 if TYPE_CHECKING:  # the judge is imported only when validation actually runs
     from ibench.judge import Judge, JudgeSettings
-    from ibench.judge.results import SampleResult
+    from ibench.judge.outcome import SampleResult
 
 GENERATOR_TIMEOUT_S = 30.0
 SCORE_TOLERANCE = 1e-6

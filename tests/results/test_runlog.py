@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ibench.judge.results import CaseResult, CompileInfo, SampleResult
+from ibench.judge.outcome import CaseResult, CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
 from ibench.results.runlog import ResultsError, RunLog, find_runs, load, parse_result
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ibench.judge.results import CompileInfo, SampleResult
+from ibench.judge.outcome import CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
 from ibench.tasks import validate
 from ibench.tasks.cli import main

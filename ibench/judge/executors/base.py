@@ -13,7 +13,7 @@ from typing import ClassVar, Protocol
 
 from ibench.languages import LANGUAGES, Language
 
-from ..results import CompileInfo
+from ..outcome import CompileInfo
 from ..sandbox import RunReport, RunRequest, Sandbox
 from ..sandbox.run import tail
 from ..settings import JudgeSettings

@@ -17,7 +17,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..results import CompileInfo
+from ..outcome import CompileInfo
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import tail
 from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key

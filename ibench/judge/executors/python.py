@@ -8,7 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from ..results import CompileInfo
+from ..outcome import CompileInfo
 from ..sandbox.run import head_and_tail
 from ..settings import JudgeSettings
 from .base import MESSAGE_TAIL, CompiledExecutor, Program, is_elf

@@ -1,5 +1,6 @@
-"""Typed results of judging: one :class:`CaseResult` per execution, one :class:`SampleResult`
-per program. Every writer (console table, JSON, parquet, W&B) serialises these objects."""
+"""What judging a program comes to: one :class:`CaseResult` per execution, one
+:class:`SampleResult` per program. (The judge's outcome; the ``ibench.results`` package is the
+store of runs.) Every writer (console table, JSON, parquet, W&B) serialises these objects."""
 
 from __future__ import annotations
 
