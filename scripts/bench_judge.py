@@ -10,6 +10,8 @@
 
     python scripts/bench_judge.py [--cases 200] [--compiles 12] [--unprivileged]
     python scripts/bench_judge.py --both      # per case and per sample, root and user-namespace box, one table
+    python scripts/bench_judge.py --phases    # where a lightest case's time goes inside the supervisor
+                                              # (IBENCH_BENCH_PIN=0 / IBENCH_BENCH_ISOLATION=rlimit: the same, unpinned / boxless)
 
 --unprivileged (as root) runs the same benchmark as an unprivileged user, the way a Slurm node
 judges: the box is then built through a user namespace.
@@ -193,7 +195,7 @@ LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
 
 
 PHASES = ("server setup (cgroups, limits)", "descriptors, pipes", "interactor forked, solver handed to the box",
-          "solver ended (its box's record)", "interactor ended, run over", "report written")
+          "solver ended (its box's record)", "interactor ended, run over", "counters read, report begins")
 
 
 def bench_phases(judge: Judge, task: Task, n: int, source: str) -> dict:

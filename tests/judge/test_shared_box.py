@@ -4,7 +4,7 @@ slot, is freed before the next case's counters start), not its program, not its 
 
 from __future__ import annotations
 
-import os
+import json
 from pathlib import Path
 
 import pytest
@@ -72,13 +72,12 @@ def test_a_slots_box_serves_the_next_sample_clean(guess):
     assert judge.judge(guess, solver("/* fourth */"), "cpp").verdict.value == "OK"
 
 
-def test_each_sample_gets_its_own_limits_in_a_shared_box(guess, tmp_path):
+def test_each_sample_gets_its_own_limits_in_a_shared_box(guess):
     """The limits travel with each case: a sample of a task with a 64 MB limit after one of 256 MB
     in the same box is held to 64 MB (MLE), and the next 256 MB sample has its 256 MB again."""
     judge = Judge(JudgeSettings())
     if not judge.sandbox.boxed:
         pytest.skip(f"no box on this host: {judge.sandbox.warnings}")
-    import json
     small_root = build_guess_task(public_dir("ibench-shared-box-small-"))
     meta = json.loads((small_root / "meta.json").read_text())
     meta["memory_limit_mb"] = 64
@@ -89,4 +88,4 @@ def test_each_sample_gets_its_own_limits_in_a_shared_box(guess, tmp_path):
     box = zygote_pid()
     assert judge.judge(small, BIG_HEAP, "cpp").verdict.value == "MLE"
     assert judge.judge(guess, BIG_HEAP, "cpp").verdict.value == "OK"
-    assert zygote_pid() == box or os.geteuid() != 0
+    assert box is not None and zygote_pid() == box  # the limits changed, the box did not

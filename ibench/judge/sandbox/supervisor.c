@@ -1733,6 +1733,7 @@ static int run_case(int argc, char **argv) {
         close(i_err);
         if (case_fd >= 0) close(case_fd);
     } else {
+        PHASE(2);  /* no interactor: its reading is the descriptors' */
         int in = open(opt.solver_stdin ? opt.solver_stdin : "/dev/null", O_RDONLY | O_CLOEXEC);
         int out = open(opt.solver_stdout ? opt.solver_stdout : "/dev/null",
                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
