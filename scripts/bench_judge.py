@@ -10,6 +10,7 @@
 
     python scripts/bench_judge.py [--cases 200] [--compiles 12] [--unprivileged]
     python scripts/bench_judge.py --both      # per case and per sample, root and user-namespace box, one table
+    python scripts/bench_judge.py --round-trips   # us per query round trip: floor on one CPU / two / as placed, judge
     python scripts/bench_judge.py --phases    # where a lightest case's time goes inside the supervisor
                                               # (IBENCH_BENCH_PIN=0 / IBENCH_BENCH_ISOLATION=rlimit: the same, unpinned / boxless)
 
@@ -106,13 +107,25 @@ def make_task(root: Path, n_cases: int) -> Task:
                 interactors={"non_adaptive": t / "interactor" / "non_adaptive.cpp"})
 
 
-def floor_case(solver: Path, interactor: Path, case: Path, tout: Path) -> float:
-    """Two processes on os.pipe via subprocess: the least any harness can do."""
+def floor_case(solver: Path, interactor: Path, case: Path, tout: Path,
+               cpus: tuple[set[int], set[int]] | None = None) -> float:
+    """Two processes on os.pipe via subprocess: the least any harness can do. ``cpus``: where
+    the interactor and the solver may run (default: wherever the scheduler puts them); set on
+    this process around each start and inherited, so that subprocess keeps its fast spawn path."""
+    mine = os.sched_getaffinity(0)
     t0 = time.perf_counter()
     a_r, a_w = os.pipe()  # solver -> interactor
     b_r, b_w = os.pipe()  # interactor -> solver
-    pi = subprocess.Popen([str(interactor), str(case), str(tout)], stdin=a_r, stdout=b_w, stderr=subprocess.DEVNULL)
-    ps = subprocess.Popen([str(solver)], stdin=b_r, stdout=a_w)
+    try:
+        if cpus:
+            os.sched_setaffinity(0, cpus[0])
+        pi = subprocess.Popen([str(interactor), str(case), str(tout)], stdin=a_r, stdout=b_w, stderr=subprocess.DEVNULL)
+        if cpus:
+            os.sched_setaffinity(0, cpus[1])
+        ps = subprocess.Popen([str(solver)], stdin=b_r, stdout=a_w)
+    finally:
+        if cpus:
+            os.sched_setaffinity(0, mine)
     for fd in (a_r, a_w, b_r, b_w):
         os.close(fd)
     ps.wait()
@@ -189,6 +202,56 @@ def bench_compile(n: int) -> dict:
     med = statistics.median
     return {"programs": len(sources), "plain_ms": round(med(plain), 1), "pch_ms": round(med(pch), 1),
             "pch_speedup": round(med(ratios), 2), "cache_hit_ms": round(med(hit), 2)}
+
+
+# One query per value from 1 up: as many round trips as the hidden number (920 on case 001).
+SCAN = r"""
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    for (int m = 1;; m++) {
+        cout << "? " << m << endl;
+        string r; cin >> r;
+        if (r == "=") { cout << "! " << m << endl; return 0; }
+    }
+}
+"""
+
+
+def bench_round_trips(n: int) -> dict:
+    """Microseconds per query round trip (SCAN against the bench interactor, its budget raised):
+    the floor as the scheduler places the two processes, the floor with both on one CPU and on
+    two, and the judge. The spread between the floor's placements is what the interactive
+    case's ratio moves with on an idle machine."""
+    global INTERACTOR
+    saved, INTERACTOR = INTERACTOR, INTERACTOR.replace("limit = 12", "limit = 100000")
+    try:
+        task = make_task(Path(tempfile.mkdtemp(prefix="ibench-bench-")), 1)
+    finally:
+        INTERACTOR = saved
+    judge = Judge(JudgeSettings())
+    prog = judge.compile_solution(task, SCAN)
+    assert prog.binary is not None, prog.info.message
+    interactor = judge.compile_tool(task, task.interactors["non_adaptive"])
+    case = task.cases[0]
+    trips = int(case.input_path.read_text())
+    tout = Path(tempfile.mkdtemp(prefix="ibench-bench-")) / "tout"
+    cpus = sorted(os.sched_getaffinity(0))
+    places: dict[str, tuple[set[int], set[int]] | None] = {"floor, placed by the scheduler": None,
+                                                           "floor, both on one CPU": ({cpus[0]}, {cpus[0]})}
+    if len(cpus) > 1:
+        places["floor, one CPU each"] = ({cpus[0]}, {cpus[1]})
+    times: dict[str, list[float]] = {name: [] for name in [*places, "judge"]}
+    for _ in range(n):
+        for name, where in places.items():
+            times[name].append(floor_case(prog.binary, interactor, case.input_path, tout, where))
+        t0 = time.perf_counter()
+        r = judge.interactive.run_case(task, case, prog, interactor)
+        times["judge"].append((time.perf_counter() - t0) * 1000)
+        if r.verdict.value != "OK":
+            raise RuntimeError(f"judge run failed: {r.verdict} {r.message}")
+    return {"round_trips": trips, "sandbox": judge.sandbox.label,
+            "us_per_round_trip": {k: round(statistics.median(v) * 1000 / trips, 1) for k, v in times.items()}}
 
 
 LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
@@ -272,9 +335,17 @@ def main() -> int:
                                                       "root and user-namespace box side by side (no compile figures)")
     ap.add_argument("--modes", action="store_true", help=argparse.SUPPRESS)  # the rows as JSON (for --both)
     ap.add_argument("--phases", action="store_true", help="where a lightest case's time goes, inside the supervisor")
+    ap.add_argument("--round-trips", action="store_true", help="microseconds per query round trip: the floor on one "
+                                                             "CPU, on two, as placed, and the judge")
     args = ap.parse_args()
     if args.unprivileged:
         return run_unprivileged(sys.argv[1:])
+    if args.round_trips:
+        rt = bench_round_trips(max(5, args.cases // 10))
+        print(f"query round trips ({rt['round_trips']} per case, sandbox {rt['sandbox']}; median us per round trip):")
+        for name, us in rt["us_per_round_trip"].items():
+            print(f"  {name:32s} {us:7.1f}")
+        return 0
     if args.phases:
         os.environ["IBENCH_SUPERVISOR_PHASES"] = "1"  # read by the supervisor server it starts
         judge = Judge(JudgeSettings(pin_cpu=os.environ.get("IBENCH_BENCH_PIN", "1") == "1",
