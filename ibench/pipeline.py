@@ -65,7 +65,7 @@ class Pipeline:
         self.spec = spec
         self.backend = backend
         self.tasks = tasks
-        self.by_id = {t.problem_id: t for t in tasks}
+        self.by_id = {t.task_id: t for t in tasks}
         self.store = store
         self.execution = execution
         self.show_progress = progress
@@ -171,7 +171,7 @@ class Pipeline:
         refinement rounds are ignored: pass@k is over independent first attempts)."""
         df = self.store.table("verdicts")
         df = df.filter((df["gen_key"] == self.keys.gen_key) & (df["judge_key"] == self.keys.judge_key))
-        out: dict[str, list[str]] = {t.problem_id: [] for t in self.tasks}
+        out: dict[str, list[str]] = {t.task_id: [] for t in self.tasks}
         for row in df.select("task_id", "sample_index", "verdict", "round").iter_rows(named=True):
             tid = row["task_id"]
             if (row["round"] or 1) > 1:

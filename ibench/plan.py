@@ -81,7 +81,7 @@ class Planner:
         self.spec = spec
         self.backend = backend
         self.tasks = tasks
-        self.by_id = {t.problem_id: t for t in tasks}
+        self.by_id = {t.task_id: t for t in tasks}
         self.store = store
         self.sampling = spec.sampling
         self.prompt = spec.prompt
@@ -117,11 +117,11 @@ class Planner:
         reused_s = reused_v = 0
         for task in self.tasks:
             n = self.backend.samples_per_task(task, self.sampling.n)
-            expected[task.problem_id] = n
-            fp = self.task_fp(task.problem_id)
+            expected[task.task_id] = n
+            fp = self.task_fp(task.task_id)
             missing = []
             for i in range(n):
-                sid = sample_id(self.keys.gen_key, task.problem_id, i, fp)
+                sid = sample_id(self.keys.gen_key, task.task_id, i, fp)
                 row = have.get(sid)
                 if row is None or (self.regenerate_failed and row["error"]):
                     missing.append(i)
@@ -134,7 +134,7 @@ class Planner:
             if missing:
                 requests.append(GenerationRequest(
                     task=task, messages=self.prompt.render(task, self.language), indices=missing,
-                    seed=stable_seed(self.sampling.seed, task.problem_id)))
+                    seed=stable_seed(self.sampling.seed, task.task_id)))
         return Plan(requests, to_judge, expected, reused_s, reused_v)
 
     def _plan_refinement(self, round_: int, have: dict[str, dict], judged: dict[str, dict]) -> Plan:
@@ -146,10 +146,10 @@ class Planner:
         reused_s = reused_v = stopped = 0
         for task in self.tasks:
             n = self.backend.samples_per_task(task, self.sampling.n)
-            fp = self.task_fp(task.problem_id)
+            fp = self.task_fp(task.task_id)
             base: list[dict[str, str]] | None = None
             for i in range(n):
-                sid = sample_id(self.keys.gen_key, task.problem_id, i, fp)
+                sid = sample_id(self.keys.gen_key, task.task_id, i, fp)
                 chain: list[tuple[dict, dict]] = []
                 for r in range(1, round_):
                     row, verdict = have.get(sid), judged.get(sid)
@@ -166,7 +166,7 @@ class Planner:
                     continue
                 parent = chain[-1][0]["sample_id"]
                 rid = self.round_sample_id(parent, round_)
-                parents[(task.problem_id, i)] = parent
+                parents[(task.task_id, i)] = parent
                 row = have.get(rid)
                 if row is not None and not (self.regenerate_failed and row["error"]):
                     reused_s += 1
@@ -186,7 +186,7 @@ class Planner:
                         task, self.language, verdict["verdict"], result, r)})
                 requests.append(GenerationRequest(
                     task=task, messages=messages, indices=[i], round=round_,
-                    seed=stable_seed(self.sampling.seed, task.problem_id, "round", round_)))
+                    seed=stable_seed(self.sampling.seed, task.task_id, "round", round_)))
         return Plan(requests, to_judge, {}, reused_s, reused_v, round=round_, parents=parents, stopped=stopped)
 
     def task_fp(self, task_id: str) -> str:

@@ -274,7 +274,7 @@ def example_problems(spec: RunSpec, tasks: list) -> list[Problem]:
         try:
             prompt.example_for(t, language)
         except PromptError:
-            missing.append(t.problem_id)
+            missing.append(t.task_id)
     if missing:
         return [Problem("prompt.examples", f"prompt={prompt.name} shows each task a solved example of another task, "
                         f"but no other task in {pool_dir} has an accepted {language} solution of the same kind for: "

@@ -32,7 +32,7 @@ def select_tasks(spec: "RunSpec") -> list["Task"]:
     if spec.language != "cpp":
         # A grader-linked task links the solution with C++ code: it cannot be solved in another
         # language, so it is left out rather than charged to the model as CE.
-        linked = [t.problem_id for t in tasks if t.grader_files]
+        linked = [t.task_id for t in tasks if t.grader_files]
         if linked:
             log.warning("bench.language=%s: left out %d grader-linked task(s) that take C++ only: %s",
                         spec.language, len(linked), ", ".join(linked))
@@ -40,7 +40,7 @@ def select_tasks(spec: "RunSpec") -> list["Task"]:
     if spec.variant is Variant.BATCH:
         # The batch variant (InteractBench C.1) hands a stdio-interactive task's solver its hidden
         # case on stdin: batch tasks have no interaction, grader-linked ones no such stdin.
-        other = [t.problem_id for t in tasks if not t.stdio_interactive]
+        other = [t.task_id for t in tasks if not t.stdio_interactive]
         if other:
             log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch or "
                         "grader-linked): %s", len(other), ", ".join(other))

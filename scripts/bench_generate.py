@@ -63,7 +63,7 @@ def prompts(args) -> list[tuple[str, list[dict]]]:
     tasks = load_tasks(REPO / "tasks")
     if args.tasks:
         tasks = tasks[:args.tasks]
-    return [(t.problem_id, template.render(t)) for t in tasks]
+    return [(t.task_id, template.render(t)) for t in tasks]
 
 
 def bare(args) -> None:
@@ -102,7 +102,7 @@ def through_ibench(args, bare_proc) -> tuple[dict, list[dict], list[dict]]:
     from ibench.generate.vllm_backend import VLLMBackend
     from ibench.tasks.load import load_tasks
 
-    by_id = {t.problem_id: t for t in load_tasks(REPO / "tasks")}
+    by_id = {t.task_id: t for t in load_tasks(REPO / "tasks")}
     items = prompts(args)
     gpus = 1.0 if device() == "cuda" else 0.0
     ray.init(num_cpus=max(2, os.cpu_count() or 2), num_gpus=int(gpus), include_dashboard=False,

@@ -101,7 +101,7 @@ def make_task(root: Path, n_cases: int) -> Task:
         p = t / "cases" / f"{i:03d}.in"
         p.write_text(f"{(i * 7919) % 1000 + 1}\n")
         cases.append(Case(f"{i:03d}", p, interactor="non_adaptive"))
-    return Task(root=t, problem_id="bench-guess", kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+    return Task(root=t, task_id="bench-guess", kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                 memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=tuple(cases),
                 interactor_mode=InteractorMode.NON_ADAPTIVE,
                 interactors={"non_adaptive": t / "interactor" / "non_adaptive.cpp"})

@@ -55,7 +55,7 @@ def synthetic_run(run_dir: Path, n_tasks: int, n_samples: int, n_cases: int, rea
         tid = f"task-{t:03d}"
         diff = ["Easy", "Medium", "Hard"][t % 3]
         cats = (CATEGORIES[t % len(CATEGORIES)],)
-        tasks.append(Task(root=run_dir, problem_id=tid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+        tasks.append(Task(root=run_dir, task_id=tid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                           memory_limit_mb=256, difficulty=diff, categories=cats, cases=()))
         for i in range(n_samples):
             sid = f"{t:04d}{i:04d}{'s' * 8}"

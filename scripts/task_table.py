@@ -36,7 +36,7 @@ def title_of(task: Task) -> str:
     for line in task.statement().splitlines():
         if line.startswith("# "):
             return line[2:].strip()
-    return task.problem_id
+    return task.task_id
 
 
 def shape_of(task: Task) -> str:
@@ -59,8 +59,8 @@ def render(tasks: list[Task]) -> str:
         "| id | title | category | difficulty | mode/kind | #cases |",
         "|----|-------|----------|------------|-----------|-------:|",
     ]
-    for t in sorted(tasks, key=lambda t: t.problem_id):
-        cells = [f"`{t.problem_id}`", title_of(t), ", ".join(t.categories) or "–", t.difficulty,
+    for t in sorted(tasks, key=lambda t: t.task_id):
+        cells = [f"`{t.task_id}`", title_of(t), ", ".join(t.categories) or "–", t.difficulty,
                  shape_of(t), str(len(t.cases))]
         lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
     return "\n".join(lines) + "\n"

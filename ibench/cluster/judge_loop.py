@@ -126,7 +126,7 @@ class JudgeLoop:
         last_tick = 0.0
 
         def submit(job: JudgeJob) -> None:
-            tid = job.task.problem_id
+            tid = job.task.task_id
             if tid not in task_refs:
                 task_refs[tid] = ray.put(job.task)
             inflight[remote.remote(task_refs[tid], job.code, job.language, settings_ref)] = (

@@ -49,7 +49,7 @@ class GenerationRequest:
 
     @property
     def task_id(self) -> str:
-        return self.task.problem_id
+        return self.task.task_id
 
     def sample_seed(self, index: int) -> int:
         return (self.seed + index) % (2**31 - 1)

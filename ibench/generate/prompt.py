@@ -10,7 +10,8 @@ Three prompt settings (``prompt=zero_shot|few_shot|io_template``), all one datac
   (``{io_template}``; one skeleton per language in ``io_templates``).
 
 Placeholders available to a template: ``{statement}``, ``{language}`` (display name),
-``{fence}`` (the code-fence tag), ``{flush}`` (the language's flush idiom), ``{problem_id}``,
+``{fence}`` (the code-fence tag), ``{flush}`` (the language's flush idiom), ``{task_id}`` (or ``{problem_id}``, the task card's
+spelling),
 ``{time_limit_ms}``, ``{memory_limit_mb}``, ``{io_template}`` (the skeleton of the language);
 in ``example_answer``: ``{code}`` and ``{fence}``.
 
@@ -106,7 +107,7 @@ class PromptTemplate:
     # -- examples -----------------------------------------------------------------------------------
     def bind_examples(self, pool: Iterable[Task]) -> "PromptTemplate":
         """The tasks few-shot examples are drawn from (the launch passes ``example_pool``)."""
-        self._pool = sorted(pool, key=lambda t: t.problem_id)
+        self._pool = sorted(pool, key=lambda t: t.task_id)
         return self
 
     def example_for(self, task: Task, language: str = "cpp") -> Example | None:
@@ -118,7 +119,7 @@ class PromptTemplate:
         ex = choose_example(task, getattr(self, "_pool", []), language, self.example_ids, variant=variant)
         if ex is None:
             of_variant = f" for the {variant} variant" if variant != "interactive" else ""
-            raise PromptError(f"prompt.examples: no task other than {task.problem_id!r} in the example pool has an "
+            raise PromptError(f"prompt.examples: no task other than {task.task_id!r} in the example pool has an "
                               f"accepted {language} solution{of_variant} of the same kind "
                               f"({'batch' if task.kind is TaskKind.BATCH else 'interactive'}) to show as the "
                               "solved example; add one, or set prompt.example_pool to a folder that has one")
@@ -162,7 +163,8 @@ class PromptTemplate:
             "language": lang.name,
             "fence": lang.fence,
             "flush": lang.flush,
-            "problem_id": task.problem_id,
+            "task_id": task.task_id,
+            "problem_id": task.task_id,  # the task card's spelling, kept for existing templates
             "time_limit_ms": task.cpu_time_limit_ms,
             "memory_limit_mb": task.memory_limit_mb,
             "io_template": (self.io_templates.get(language) or "").strip("\n"),
@@ -248,21 +250,21 @@ def choose_example(task: Task, pool: Iterable[Task], language: str,
     want_batch = task.kind is TaskKind.BATCH
     candidates: dict[str, Task] = {}
     for t in pool:
-        if t.problem_id == task.problem_id or t.root.resolve() == task.root.resolve():
+        if t.task_id == task.task_id or t.root.resolve() == task.root.resolve():
             continue
         if (t.kind is TaskKind.BATCH) != want_batch or t.kind is TaskKind.GRADER or t.grader_files:
             continue
         if _accepted(t, language, variant):
-            candidates.setdefault(t.problem_id, t)
+            candidates.setdefault(t.task_id, t)
     if not candidates:
         return None
     chosen = next((candidates[i] for i in (prefer or ()) if i in candidates), None)
     if chosen is None:
         ids = sorted(candidates)
-        h = int.from_bytes(hashlib.sha256(task.problem_id.encode()).digest()[:8], "big")
+        h = int.from_bytes(hashlib.sha256(task.task_id.encode()).digest()[:8], "big")
         chosen = candidates[ids[h % len(ids)]]
     sol = _accepted(chosen, language, variant)[0]
-    return Example(task_id=chosen.problem_id, solution=sol.path.name, statement=chosen.statement().strip(),
+    return Example(task_id=chosen.task_id, solution=sol.path.name, statement=chosen.statement().strip(),
                    code=sol.path.read_text(encoding="utf-8", errors="replace"), task=chosen, variant=variant)
 
 

@@ -133,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(to_json(result, full=args.full)))
     else:
-        print_table(result, f"{task.problem_id} — {args.solution.name}")
+        print_table(result, f"{task.task_id} — {args.solution.name}")
     return 0
 
 

@@ -188,7 +188,7 @@ class Judge:
                 subtask_scores[st.id] = earned
             score = sum(subtask_scores.values())
         if verdict is Verdict.SE:
-            warnings = [*warnings, f"judge error (SE) on {task.problem_id}: {message}"]
+            warnings = [*warnings, f"judge error (SE) on {task.task_id}: {message}"]
         return SampleResult(verdict, ordered, info, self.sandbox.label, score=score,
                             subtask_scores=subtask_scores, warnings=warnings, message=message)
 

@@ -414,11 +414,11 @@ def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequenc
                             "prompt_fp": prompt_fp}
                     todo[key] = (base, settings.messages(seg, i + 1, len(spans)))
             if todo:
-                task = Task(root=run.run_dir, problem_id="behaviors", kind=TaskKind.BATCH, cpu_time_limit_ms=1,
+                task = Task(root=run.run_dir, task_id="behaviors", kind=TaskKind.BATCH, cpu_time_limit_ms=1,
                             memory_limit_mb=1, difficulty="Easy", categories=(), cases=())
                 reqs = []
                 for key, (_, msgs) in todo.items():
-                    t = dataclasses.replace(task, problem_id=key)
+                    t = dataclasses.replace(task, task_id=key)
                     reqs.append(GenerationRequest(task=t, messages=msgs, indices=[0], seed=stable_seed(key)))
                 jl = labels_path(run.run_dir)
                 jl.parent.mkdir(parents=True, exist_ok=True)

@@ -143,7 +143,7 @@ def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskSt
     n = len(verdicts)  # SE stays in the denominator: re-judged and still SE is a failure, not a drop
     c = counts.get(Verdict.OK.value, 0)
     date = getattr(task, "date", None)
-    return TaskStats(task.problem_id, task.difficulty, tuple(task.categories), n, c, se, dict(counts),
+    return TaskStats(task.task_id, task.difficulty, tuple(task.categories), n, c, se, dict(counts),
                      {k: pass_at_k(n, c, k) for k in ks}, date.isoformat() if date else None)
 
 
@@ -182,7 +182,7 @@ def summarize(model: str, tasks: Sequence[Task], verdicts_by_task: dict[str, lis
     ks = sorted({int(k) for k in ks})
     rng = np.random.default_rng(seed)
     warnings: list[str] = []
-    stats = [task_stats(t, verdicts_by_task.get(t.problem_id, []), ks) for t in tasks]
+    stats = [task_stats(t, verdicts_by_task.get(t.task_id, []), ks) for t in tasks]
 
     n_se = sum(s.judge_errors for s in stats)
     if n_se:

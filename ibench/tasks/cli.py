@@ -134,7 +134,7 @@ def _report_line(report: TaskReport, bad: bool) -> str:
         return f"FAIL  {report.name}  ({n} problem{'s' if n != 1 else ''})"
     t = report.task
     shape = t.kind.value if t.interactor_mode is None else f"{t.kind.value}, {t.interactor_mode.value}"
-    return (f"OK    {t.problem_id}  ({shape}, {len(t.cases)} case{'s' if len(t.cases) != 1 else ''}, "
+    return (f"OK    {t.task_id}  ({shape}, {len(t.cases)} case{'s' if len(t.cases) != 1 else ''}, "
             f"{len(t.solutions)} known solution{'s' if len(t.solutions) != 1 else ''})")
 
 

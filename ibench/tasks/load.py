@@ -55,7 +55,7 @@ class TaskReport:
 
     @property
     def name(self) -> str:
-        return self.task.problem_id if self.task else self.root.name
+        return self.task.task_id if self.task else self.root.name
 
 
 def is_task_dir(path: Path) -> bool:
@@ -139,17 +139,17 @@ def load_tasks(
             tasks.append(report.task)
     seen: dict[str, Path] = {}
     for t in tasks:
-        if t.problem_id in seen:
+        if t.task_id in seen:
             problems.append(Problem(t.root / "meta.json", "problem_id",
-                                    f"{t.problem_id!r} is also the id of {seen[t.problem_id]}; expected unique task ids"))
-        seen.setdefault(t.problem_id, t.root)
+                                    f"{t.task_id!r} is also the id of {seen[t.task_id]}; expected unique task ids"))
+        seen.setdefault(t.task_id, t.root)
     if problems:
         raise TaskError(problems)
     if diff_filter is not None:
         tasks = [t for t in tasks if t.difficulty in diff_filter]
     if cat_filter is not None:
         tasks = [t for t in tasks if cat_filter.intersection(t.categories)]
-    return sorted(tasks, key=lambda t: t.problem_id)
+    return sorted(tasks, key=lambda t: t.task_id)
 
 
 def read_case_recipes(task: Task) -> list[CaseRecipe]:
@@ -224,7 +224,7 @@ def _build(root: Path, c: Collector) -> Task | None:
     assert meta.cpu_ms and meta.memory_mb and meta.difficulty and meta.categories is not None
     return Task(
         root=root,
-        problem_id=meta.problem_id,
+        task_id=meta.task_id,
         kind=kind,
         cpu_time_limit_ms=meta.cpu_ms,
         memory_limit_mb=meta.memory_mb,

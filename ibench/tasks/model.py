@@ -76,7 +76,7 @@ class KnownSolution:
 @dataclass(frozen=True)
 class Task:
     root: Path
-    problem_id: str
+    task_id: str
     kind: TaskKind
     cpu_time_limit_ms: int
     memory_limit_mb: int

@@ -77,7 +77,7 @@ def sample_cases(task: Task, n: int | None) -> tuple[Case, ...]:
     for case in cases:
         groups[case.interactor].append(case)
     quotas = _quotas({k: len(v) for k, v in groups.items()}, n)
-    rng = random.Random(f"ibench-validate:{task.problem_id}")
+    rng = random.Random(f"ibench-validate:{task.task_id}")
     chosen = {c.name for key, members in groups.items() for c in rng.sample(members, quotas[key])}
     return tuple(c for c in cases if c.name in chosen)
 
@@ -334,26 +334,26 @@ def validate_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = Non
     planned = plan_jobs(tasks, cases)
     remaining: dict[str, int] = defaultdict(int)
     for job in planned:
-        remaining[job.task.problem_id] += 1
+        remaining[job.task.task_id] += 1
     done: dict[str, list[tuple[int, list[Row]]]] = defaultdict(list)
     results: dict[str, TaskValidation] = {}
     for index, rows in _execute(planned, settings, jobs, use_ray):
         task = planned[index].task
-        done[task.problem_id].append((index, rows))
-        remaining[task.problem_id] -= 1
-        if remaining[task.problem_id]:
+        done[task.task_id].append((index, rows))
+        remaining[task.task_id] -= 1
+        if remaining[task.task_id]:
             continue
         # Rows in plan order (tools first, then solutions by name), whatever finished first.
-        ordered = [row for _, rs in sorted(done[task.problem_id], key=lambda t: t[0]) for row in rs]
+        ordered = [row for _, rs in sorted(done[task.task_id], key=lambda t: t[0]) for row in rs]
         if not any(s.accepted for s in task.solutions):
             ordered.append(Row("(known solutions)", "an OK solution", "none", None,
                                detail="no accepted solution: nothing shows the task is solvable"))
         n = len(sample_cases(task, cases))
         note = f"{n} of {len(task.cases)} cases sampled" if n < len(task.cases) else ""
-        results[task.problem_id] = TaskValidation(task.problem_id, ordered, note)
+        results[task.task_id] = TaskValidation(task.task_id, ordered, note)
         if on_task:
-            on_task(results[task.problem_id])
-    return [results[t.problem_id] for t in tasks]
+            on_task(results[task.task_id])
+    return [results[t.task_id] for t in tasks]
 
 
 # --------------------------------------------------------------------------------------------

@@ -63,7 +63,7 @@ def cmd_judge(args) -> dict:
     from ibench.tasks.load import load_tasks
 
     tasks = load_tasks(args.tasks)
-    jobs = [JudgeJob(f"{t.problem_id}-{i}", t, solver(SLOW if args.slow else "")) for i in range(args.samples)
+    jobs = [JudgeJob(f"{t.task_id}-{i}", t, solver(SLOW if args.slow else "")) for i in range(args.samples)
             for t in tasks]
     jobs.append(jobs[0])  # submitted twice: recorded once
     run = judge_all(jobs, JudgeSettings(non_adaptive_cases=args.cases), max_retries=3)
@@ -103,7 +103,7 @@ def traced_judge_sample(task, code, language, settings):
     from ibench.cluster.judging import judge_sample, node_label
 
     log = EXEC_LOG
-    key = f"{task.problem_id}:{code.splitlines()[0]}"
+    key = f"{task.task_id}:{code.splitlines()[0]}"
     node = node_label()
     with open(log, "a") as fh:
         fh.write(json.dumps({"event": "start", "key": key, "node": node, "pid": os.getpid(), "t": time.time()}) + "\n")
@@ -159,7 +159,7 @@ def cmd_vllm(args) -> dict:
                           max_task_retries=args.max_restarts + 1 if args.max_restarts else 0)
     try:
         backend.setup(SamplingSettings(n=2, max_tokens=64))
-        reqs = [GenerationRequest(task=t, messages=[{"role": "user", "content": t.problem_id}], indices=[0, 1], seed=7)
+        reqs = [GenerationRequest(task=t, messages=[{"role": "user", "content": t.task_id}], indices=[0, 1], seed=7)
                 for t in tasks]
         got = list(backend.generate(reqs))
     finally:

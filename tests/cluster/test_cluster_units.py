@@ -233,7 +233,7 @@ def _fake_run(root: Path, budget: int, model: str, solved: list[int]) -> Path:
 
     run = root / model / f"sampling.reasoning_budget={budget}"
     run.mkdir(parents=True)
-    tasks = [Task(root=root, problem_id=f"t{i}", kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000, memory_limit_mb=256,
+    tasks = [Task(root=root, task_id=f"t{i}", kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000, memory_limit_mb=256,
                   difficulty="Easy", categories=("Search",), cases=()) for i in range(len(solved))]
     verdicts = {f"t{i}": ["OK"] * c + ["WA"] * (10 - c) for i, c in enumerate(solved)}
     s = summarize(model, tasks, verdicts, ks=[1, 5], bootstrap=50, confidence=0.9, seed=0)

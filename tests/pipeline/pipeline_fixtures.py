@@ -20,5 +20,5 @@ def toy_task(root: Path, problem_id: str = "toy"):
     from ibench.tasks.model import Task, TaskKind
 
     d = make_task_dir(root, problem_id)
-    return Task(root=d, problem_id=problem_id, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+    return Task(root=d, task_id=problem_id, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                 memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=())

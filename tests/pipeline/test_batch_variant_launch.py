@@ -118,7 +118,7 @@ def test_batch_variant_leaves_out_other_kinds_with_a_warning(tasks_dir, caplog):
 
     with caplog.at_level(logging.WARNING, logger="ibench.launch"):
         tasks = load_bench(compose(tasks_dir, "bench.variant=batch"))
-    assert sorted(t.problem_id for t in tasks) == sorted(KEEP)
+    assert sorted(t.task_id for t in tasks) == sorted(KEEP)
     lines = [r.getMessage() for r in caplog.records if "bench.variant=batch" in r.getMessage()]
     assert len(lines) == 1 and "distinct-in-range" in lines[0] and "sort-the-boxes" in lines[0]
     assert len(load_bench(compose(tasks_dir))) == 4  # the interactive variant keeps them all
@@ -186,7 +186,7 @@ def test_few_shot_examples_come_from_the_same_variant(tasks_dir):
     from ibench.tasks.load import load_tasks
 
     pool = load_tasks(tasks_dir)
-    guess = next(t for t in pool if t.problem_id == "guess-the-number")
+    guess = next(t for t in pool if t.task_id == "guess-the-number")
     for v in ("interactive", "batch"):
         prompt = OmegaConf.to_object(compose(tasks_dir, "prompt=few_shot", f"bench.variant={v}").prompt)
         prompt.bind_examples(pool)

@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def task(pid: str) -> Task:
-    return Task(root=Path("/nonexistent") / pid, problem_id=pid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+    return Task(root=Path("/nonexistent") / pid, task_id=pid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                 memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=())
 
 

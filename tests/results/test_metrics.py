@@ -23,7 +23,7 @@ def test_pass_at_k_is_undefined_below_k_samples():
 
 
 def task(pid, difficulty, cats):
-    return Task(root=Path("/nonexistent") / pid, problem_id=pid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+    return Task(root=Path("/nonexistent") / pid, task_id=pid, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                 memory_limit_mb=256, difficulty=difficulty, categories=tuple(cats), cases=())
 
 

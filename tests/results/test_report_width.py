@@ -21,7 +21,7 @@ def _summary():
     tasks, verdicts = [], {}
     for i, cat in enumerate(CATEGORIES):
         pid = f"task-{i}"
-        tasks.append(Task(root=Path("/nonexistent") / pid, problem_id=pid, kind=TaskKind.INTERACTIVE,
+        tasks.append(Task(root=Path("/nonexistent") / pid, task_id=pid, kind=TaskKind.INTERACTIVE,
                           cpu_time_limit_ms=1000, memory_limit_mb=256, difficulty=DIFFICULTIES[i % 3],
                           categories=(cat, CATEGORIES[(i + 1) % len(CATEGORIES)]), cases=()))
         verdicts[pid] = LABELS[i:] + LABELS[:i] + ["OK"] * i  # pass@k differs from task to task

@@ -81,7 +81,7 @@ def test_new_scaffold_passes_check(tmp_path, capsys, kind, mode):
     # the only warning: desc.md still holds the scaffold's authoring note
     assert [(w.file.name, "template comment" in w.message) for w in report.warnings] == [("desc.md", True)]
     task = report.task
-    assert task.problem_id == "my-task" and task.kind.value == kind
+    assert task.task_id == "my-task" and task.kind.value == kind
     assert [s.path.name for s in task.solutions if s.accepted]
     assert main(["check", str(root)]) == 0
     desc = (root / "desc.md").read_text()

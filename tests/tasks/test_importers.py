@@ -242,7 +242,7 @@ def test_interactbench_imported_tasks_load_and_judge(interactbench_release):
 
     rel = interactbench_release
     assert _run_interactbench(rel) == 0
-    tasks = {t.problem_id: t for t in load_tasks(rel["out"])}
+    tasks = {t.task_id: t for t in load_tasks(rel["out"])}
     assert set(tasks) == {"secret", "secret_both", "secret_limits", "ioi_secret"}
     assert [c.name for c in tasks["secret"].cases] == ["001", "002", "003", "005"]
     ok = _judge(rel["out"] / "secret", SECRET_OK)

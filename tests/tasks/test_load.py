@@ -42,7 +42,7 @@ def edit_json(path: Path, **changes) -> None:
 def test_interactive_task_loads(tmp_path):
     root = make_interactive(tmp_path / "guess")
     task = load_task(root)
-    assert task.problem_id == "guess"
+    assert task.task_id == "guess"
     assert task.kind is TaskKind.INTERACTIVE
     assert task.interactor_mode is InteractorMode.NON_ADAPTIVE
     assert (task.cpu_time_limit_ms, task.memory_limit_mb, task.difficulty) == (2000, 256, "Easy")
@@ -71,7 +71,7 @@ def test_adaptive_only_task_serves_low_cases_adaptively(tmp_path):
 def test_release_spelling_cate_and_no_problem_id(tmp_path):
     root = make_interactive(tmp_path / "cf123A", meta={"problem_id": ..., "categorization": ..., "cate": ["Math", "Bit"]})
     task = load_task(root)
-    assert task.problem_id == "cf123A"
+    assert task.task_id == "cf123A"
     assert task.categories == ("Math", "Bit")
 
 
@@ -183,7 +183,7 @@ def test_problem_id_differing_from_folder_is_a_warning(tmp_path):
     with one id in a folder of tasks are an error."""
     root = make_interactive(tmp_path / "tasks" / "folder", meta={"problem_id": "other"})
     report = inspect_task(root)
-    assert report.problems == [] and report.task.problem_id == "other"
+    assert report.problems == [] and report.task.task_id == "other"
     [w] = [w for w in report.warnings if w.field == "problem_id"]
     assert "'other'" in w.message and "'folder'" in w.message
     make_interactive(tmp_path / "tasks" / "other")
@@ -192,7 +192,7 @@ def test_problem_id_differing_from_folder_is_a_warning(tmp_path):
     [p] = e.value.problems
     assert p.field == "problem_id" and "unique" in p.message and "folder" in p.message + str(p.file)
     numeric = make_interactive(tmp_path / "123", meta={"problem_id": 123})
-    assert load_task(numeric).problem_id == "123"
+    assert load_task(numeric).task_id == "123"
 
 
 def test_missing_categories_and_conflicting_keys(tmp_path):
@@ -416,12 +416,12 @@ def test_load_tasks_sorted_and_filtered(tmp_path):
     make_interactive(tmp_path / "a-task")
     make_batch(tmp_path / "c-task")
     (tmp_path / ".hidden").mkdir()
-    assert [t.problem_id for t in load_tasks(tmp_path)] == ["a-task", "b-task", "c-task"]
-    assert [t.problem_id for t in load_tasks(tmp_path, difficulties=["hard"])] == ["b-task"]
-    assert [t.problem_id for t in load_tasks(tmp_path, categories=["Math", "Graph"])] == ["b-task", "c-task"]
-    assert [t.problem_id for t in load_tasks(tmp_path, ids=["c-task", "a-task"])] == ["a-task", "c-task"]
+    assert [t.task_id for t in load_tasks(tmp_path)] == ["a-task", "b-task", "c-task"]
+    assert [t.task_id for t in load_tasks(tmp_path, difficulties=["hard"])] == ["b-task"]
+    assert [t.task_id for t in load_tasks(tmp_path, categories=["Math", "Graph"])] == ["b-task", "c-task"]
+    assert [t.task_id for t in load_tasks(tmp_path, ids=["c-task", "a-task"])] == ["a-task", "c-task"]
     # a folder that is itself a task
-    assert [t.problem_id for t in load_tasks(tmp_path / "a-task")] == ["a-task"]
+    assert [t.task_id for t in load_tasks(tmp_path / "a-task")] == ["a-task"]
 
 
 def test_load_tasks_unknown_id_and_filter(tmp_path):

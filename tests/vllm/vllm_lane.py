@@ -90,5 +90,5 @@ def make_task(root: Path, problem_id: str):
     d.mkdir(parents=True, exist_ok=True)
     (d / "desc.md").write_text(f"Task {problem_id}.")
     (d / "meta.json").write_text(json.dumps({"problem_id": problem_id}))
-    return Task(root=d, problem_id=problem_id, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
+    return Task(root=d, task_id=problem_id, kind=TaskKind.INTERACTIVE, cpu_time_limit_ms=1000,
                 memory_limit_mb=256, difficulty="Easy", categories=("Search",), cases=())

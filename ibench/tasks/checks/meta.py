@@ -28,7 +28,7 @@ _OPTIONAL_META: dict[str, tuple[type, ...]] = {
 @dataclass
 class Meta:
     raw: dict[str, Any]
-    problem_id: str
+    task_id: str
     kind: TaskKind | None
     mode: InteractorMode | None
     cpu_ms: int | None
@@ -62,7 +62,7 @@ def check_meta(root: Path, c: Collector) -> Meta:
                 # claiming one id are caught when a folder of tasks is loaded.
                 c.warn(path, "problem_id", f"{pid!r} differs from the folder name {root.name!r}; "
                                            f"results are keyed by {pid!r}")
-            meta.problem_id = pid
+            meta.task_id = pid
 
     kind_raw = raw.get("kind", TaskKind.INTERACTIVE.value)
     try:

@@ -233,7 +233,7 @@ def probe_imported(out: "Path", log: ImportLog, jobs: int = 1) -> None:
         log.count(f"probe: Category B {status}")
         if status == "fail":
             bad = [r.kind + " got " + r.label for r in probe.records if r.category == "B" and r.status != "compliant"]
-            log.warn(task.problem_id, "interactor fails Category B: " + ", ".join(sorted(set(bad))))
+            log.warn(task.task_id, "interactor fails Category B: " + ", ".join(sorted(set(bad))))
         path = task.root / "meta.json"
         meta = json.loads(path.read_text(encoding="utf-8"))
         meta.setdefault("probe", {})["category_b"] = status

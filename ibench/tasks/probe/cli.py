@@ -104,10 +104,10 @@ def run_from_args(args: argparse.Namespace) -> int:
 
         for task, probe in zip(tasks, results):
             mutants = {m.id: m.source for m in plan_mutants(task, max_source, categories)[0]}
-            mutants.update({m.id: m.source for m in (extra or {}).get(task.problem_id, [])})
+            mutants.update({m.id: m.source for m in (extra or {}).get(task.task_id, [])})
             written = keep_mutants(task, probe, mutants, JudgeSettings())
             if written:
-                console.print(f"{task.problem_id}: kept {', '.join(written)}", markup=False)
+                console.print(f"{task.task_id}: kept {', '.join(written)}", markup=False)
     print_summary(console, results, wall)
     out = args.out or Path("outputs/probe") / _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
     write_records(out, results, wall, command=sys.argv, llm=llm_info)
@@ -126,12 +126,12 @@ def _hunt(console, tasks, results, args, max_source, categories, extra) -> None:
         if not survivors:
             continue
         sources = {m.id: m.source for m in plan_mutants(task, max_source, categories)[0]}
-        sources.update({m.id: m.source for m in (extra or {}).get(task.problem_id, [])})
+        sources.update({m.id: m.source for m in (extra or {}).get(task.task_id, [])})
         added = False
         for r in survivors:
             found = hunt(task, r.id, sources[r.id], args.hunt, settings)
             if found is None:
-                console.print(f"{task.problem_id}: {r.id}: no killing case in {args.hunt} tries", markup=False)
+                console.print(f"{task.task_id}: {r.id}: no killing case in {args.hunt} tries", markup=False)
                 r.reason = f"hunt: survived {args.hunt} generated cases"
                 continue
             where = ""
@@ -142,7 +142,7 @@ def _hunt(console, tasks, results, args, max_source, categories, extra) -> None:
                 added = name is not None
                 where = f", added as cases/{name}.in" if name else " (its pool is full: not added)"
             r.reason = f"hunt: killed ({found.label}) by gen {' '.join(found.args)}{where}"
-            console.print(f"{task.problem_id}: {r.id}: killed ({found.label}) by gen {' '.join(found.args)}{where}",
+            console.print(f"{task.task_id}: {r.id}: killed ({found.label}) by gen {' '.join(found.args)}{where}",
                           markup=False)
 
 

@@ -64,10 +64,10 @@ def llm_mutants(tasks: Sequence[Task], model: str, overrides: Sequence[str] = ()
                 messages = [{"role": "system", "content": prompts["system"]}, {"role": "user", "content": user}]
                 fp = hashlib.sha256((identity + json.dumps(messages)).encode()).hexdigest()[:16]
                 indices = list(range(k * samples, (k + 1) * samples))
-                req = GenerationRequest(task, messages, indices, stable_seed("probe", task.problem_id, cat))
+                req = GenerationRequest(task, messages, indices, stable_seed("probe", task.task_id, cat))
                 requests.append(req)
                 for i in indices:
-                    meta[(task.problem_id, i)] = (req, cat, sol.path.name, fp)
+                    meta[(task.task_id, i)] = (req, cat, sol.path.name, fp)
     by_task: dict[str, list[Mutant]] = {}
     try:
         for c in backend.generate(requests):

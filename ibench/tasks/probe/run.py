@@ -173,7 +173,7 @@ def plan_mutants(task: Task, max_source: int | None = DEFAULT_MAX_SOURCE, catego
         chosen: list[Mutant] = []
         for sol in sols:
             src = sol.path.read_text(encoding="utf-8")
-            for sm in source_mutants(sol.path.name, src, limit=per, seed=task.problem_id):
+            for sm in source_mutants(sol.path.name, src, limit=per, seed=task.task_id):
                 chosen.append(Mutant(sm.id, task, "A", sm.operator, sol.path.name, sm.source, sm.description, sm.diff,
                                      original=src))
         if max_source is not None:
@@ -200,7 +200,7 @@ def judge_mutant(m: Mutant, settings: "JudgeSettings") -> Record:
     """Judge one mutant (early exit: the first failing case decides); never raises."""
     from ibench.judge import Judge
 
-    base: dict[str, Any] = dict(task=m.task.problem_id, id=m.id, category=m.category, kind=m.kind,
+    base: dict[str, Any] = dict(task=m.task.task_id, id=m.id, category=m.category, kind=m.kind,
                                 solution=m.solution, description=m.description, diff=m.diff,
                                 required="/".join(m.required), fingerprint=m.fingerprint)
     try:
@@ -252,27 +252,27 @@ def probe_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = None, 
     results: dict[str, TaskProbe] = {}
     for task in tasks:
         ms, notes = plan_mutants(task, max_source, categories)
-        ms.extend((extra or {}).get(task.problem_id, []))
-        results[task.problem_id] = TaskProbe(task.problem_id, notes=notes)
+        ms.extend((extra or {}).get(task.task_id, []))
+        results[task.task_id] = TaskProbe(task.task_id, notes=notes)
         planned.extend(ms)
-    remaining = {t.problem_id: 0 for t in tasks}
+    remaining = {t.task_id: 0 for t in tasks}
     for m in planned:
-        remaining[m.task.problem_id] += 1
+        remaining[m.task.task_id] += 1
     for t in tasks:
-        if remaining[t.problem_id] == 0 and on_task:
-            on_task(results[t.problem_id])
+        if remaining[t.task_id] == 0 and on_task:
+            on_task(results[t.task_id])
     got: dict[str, list[tuple[int, Record]]] = {}
     for i, rec in _execute(planned, settings, jobs):
-        tid = planned[i].task.problem_id
+        tid = planned[i].task.task_id
         got.setdefault(tid, []).append((i, rec))
         remaining[tid] -= 1
         if remaining[tid] == 0:
             probe = results[tid]
             probe.records = [r for _, r in sorted(got[tid], key=lambda t: t[0])]
-            _apply_equivalents(next(t for t in tasks if t.problem_id == tid), probe)
+            _apply_equivalents(next(t for t in tasks if t.task_id == tid), probe)
             if on_task:
                 on_task(probe)
-    return [results[t.problem_id] for t in tasks]
+    return [results[t.task_id] for t in tasks]
 
 
 def _apply_equivalents(task: Task, probe: TaskProbe) -> None:
