@@ -257,7 +257,8 @@ def bench_round_trips(n: int) -> dict:
 LIGHT = "#include <cstdio>\nint main() { printf(\"! ANSWER\\n\"); }\n"
 
 
-PHASES = ("server setup (cgroups, limits)", "descriptors, pipes", "interactor forked, solver handed to the box",
+PHASES = ("request read", "interactor's descriptors (its fork follows)",
+          "box clean-up waited, counters reset, solver handed to the box",
           "solver ended (its box's record)", "interactor ended, run over", "counters read, report begins")
 
 

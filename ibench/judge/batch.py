@@ -201,7 +201,7 @@ class BatchGrader:
                        fsize_kb=self.settings.output_limit_mb * 1024,
                        binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb)),
             solver_stderr=sstderr)
-        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
+        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
         checker_exit = ""
         d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
                              oom_markers=solver.oom_markers)

@@ -4,6 +4,7 @@ and the manager (the task's interactor) alone decides the verdict."""
 
 from __future__ import annotations
 
+import os
 import re
 import struct
 from dataclasses import dataclass
@@ -31,11 +32,27 @@ class InteractorLog:
     solver_eof: bool | None = None  # written by ibench's header at the interactor's exit
 
 
+def _read(path: Path) -> bytes | None:
+    """A whole file of the judge's own, or None where there is none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def read_interactor_log(tout: Path) -> InteractorLog:
     """The last `queries=` and `query_limit=` lines of the interactor's log (SPEC §3)."""
-    try:
-        data = tout.read_bytes()
-    except OSError:
+    data = _read(tout)
+    if data is None:
         return InteractorLog()
     q, lim, eof = _QUERIES.findall(data), _LIMIT.findall(data), _EOF.findall(data)
     return InteractorLog(int(q[-1]) if q else None, int(lim[-1]) if lim else None,
@@ -67,9 +84,8 @@ def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
     judge's. A record cut short (the interactor killed mid-write) ends the reading, with a
     marker of unknown size. Without the header's tail records, the tails are each direction's
     last ``tail_bytes`` among the turns."""
-    try:
-        data = path.read_bytes()
-    except OSError:
+    data = _read(path)
+    if data is None:
         return CaseTranscript([])
     size = _TR_HEADER.size
     start = len(_TR_MAGIC) + 4
@@ -155,8 +171,11 @@ class InteractiveGrader:
         mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
         work = self.sandbox.private_dir()
         tout, istderr, sstderr, transcript = (work / n for n in ("tout", "interactor.stderr", "solver.stderr", "transcript"))
-        for f in (tout, transcript):
-            f.unlink(missing_ok=True)
+        for f in (tout, transcript):  # what the interactor writes: never the last case's
+            try:
+                os.unlink(f)
+            except FileNotFoundError:
+                pass
         req = RunRequest(
             solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
             interactor=interactor, case=case.input_path, prefill=case.input_path if prefills(task, self.settings) else None,
@@ -175,8 +194,8 @@ class InteractiveGrader:
             binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
-        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes)
-        message = verdict_message(tail(istderr, STDERR_READ), MESSAGE_LIMIT)
+        r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
+        message = verdict_message(tail(istderr, STDERR_READ, r.interactor_stderr_bytes), MESSAGE_LIMIT)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,

@@ -123,6 +123,9 @@ class RunReport:
     solver_output_pending: int | None = None
     solver_blocked_writing: bool | None = None
     solver_rss_at_kill_kb: int | None = None  # without a memory cgroup: what the memory check saw
+    # What the solver's and the interactor's stderr captures held at the end (None: not reported)
+    solver_stderr_bytes: int | None = None
+    interactor_stderr_bytes: int | None = None
 
     @property
     def solver_cpu_ms(self) -> float:
@@ -145,7 +148,7 @@ class RunReport:
 
 def parse_report(text: str, sandbox: str) -> RunReport:
     kv: dict[str, str] = {}
-    for line in text.splitlines():
+    for line in text.split("\n"):
         k, sep, v = line.partition("=")
         if sep:
             kv[k] = v
@@ -190,6 +193,8 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         solver_output_pending=opt_int("solver_output_pending"),
         solver_blocked_writing=(kv["solver_blocked_writing"] == "1") if "solver_blocked_writing" in kv else None,
         solver_rss_at_kill_kb=opt_int("solver_rss_at_kill_kb"),
+        solver_stderr_bytes=opt_int("solver_stderr_bytes"),
+        interactor_stderr_bytes=opt_int("interactor_stderr_bytes"),
     )
 
 
@@ -382,14 +387,21 @@ class Sandbox:
                 continue
             assert server.stdin is not None and server.stdout is not None
             try:
-                server.stdin.write(payload)
-                server.stdin.flush()
-                lines = []
-                while (line := server.stdout.readline()) and line != b"__end__\n":
-                    lines.append(line)
-                if line:
-                    return b"".join(lines).decode("utf-8", "replace")
-                text = b"".join(lines).decode("utf-8", "replace")
+                # One write each way, on the raw descriptors: the server sends a report and its
+                # end mark in one write, so a reply usually takes one read.
+                sent, fd = 0, server.stdin.fileno()
+                while sent < len(payload):
+                    sent += os.write(fd, payload[sent:])
+                out = server.stdout.fileno()
+                reply = b""
+                while not reply.endswith(END_MARK):
+                    chunk = os.read(out, 65536)
+                    if not chunk:
+                        break
+                    reply += chunk
+                if reply.endswith(END_MARK):
+                    return reply[:-len(END_MARK)].decode("utf-8", "replace")
+                text = reply.decode("utf-8", "replace")
                 if "setup_error=" in text:
                     return text
             except BrokenPipeError:
@@ -407,6 +419,9 @@ class Sandbox:
             except (OSError, subprocess.TimeoutExpired):
                 pass
         _SERVER.clear()
+
+
+END_MARK = b"__end__\n"  # the line that ends every reply of the supervisor server
 
 
 # The slot's supervisor server: one per process (a forked child starts its own), and a sample
@@ -482,16 +497,22 @@ def head_and_tail(path: Path, limit: int) -> str:
     return f"{head}\n[... {size - limit} bytes left out ...]\n{tail(path, limit // 2)}"
 
 
-def tail(path: Path, limit: int) -> str:
-    """The last ``limit`` bytes of a file as text (invalid UTF-8 replaced)."""
+def tail(path: Path, limit: int, size: int | None = None) -> str:
+    """The last ``limit`` bytes of a file as text (invalid UTF-8 replaced). ``size``: what the
+    supervisor reported the file to hold; 0 spares the read."""
+    if size == 0 or limit <= 0:
+        return ""
     try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - limit))
-            return f.read().decode("utf-8", "replace")
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return ""
+    try:
+        size = os.fstat(fd).st_size
+        return os.pread(fd, min(size, limit), max(0, size - limit)).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
 
 
 __all__ = ["RunRequest", "RunReport", "ProcReport", "Sandbox", "build_supervisor", "default_cache_dir",

@@ -1604,9 +1604,73 @@ static int run_case(int argc, char **argv) {
         die("--workdir must be absolute and --export a plain file name");
     }
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
-    zygote_wait_clean();  /* the last case's box clean-up, before this case's counters start */
     if (server_mode) set_cpu(opt.cpu);  /* the interactor (and a one-case box) forked below inherit it */
 
+    PHASE(1);
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    sigset_t mask, held;
+    sigemptyset(&mask);
+    sigaddset(&mask, SIGCHLD);
+    held = mask;
+    sigaddset(&held, SIGUSR1);  /* held for a box's init until it can handle it */
+    sigprocmask(SIG_BLOCK, &held, NULL);  /* before any fork: an early exit is a pending SIGCHLD */
+    int errpipe[2], recpipe[2] = {-1, -1};
+    if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
+
+    struct proc sol = {0}, itr = {0};
+    int pending_fd = -1;
+    long long prefill_bytes = 0;
+    const char *prefill_how = NULL;
+    pid_t relay_pid = 0, relay_pid_seen = 0;
+    int to_inter[2] = {-1, -1}, to_solver[2] = {-1, -1}, case_fd = -1, i_err = -1;
+    long start = now_us();  /* the run's (and the interactor's) clock; the solver's starts below */
+
+    /* The interactor first, before the solver's side is prepared: a testlib interactor spends
+     * about a millisecond of CPU starting up (the loader, libstdc++, testlib's set-up), the
+     * longest part of a short case, and it owes nothing to the slot's cgroups or its box, so it
+     * starts while the last case's box is cleaned and the counters are reset. It logs its query
+     * limit before its first read, and the solver's first write then finds a reader. */
+    if (opt.interactive) {
+        if (pipe2(to_inter, O_CLOEXEC) < 0 || pipe2(to_solver, O_CLOEXEC) < 0) die("pipe");
+        case_fd = opt.case_path ? open(opt.case_path, O_RDONLY | O_CLOEXEC) : -1;
+        if (opt.case_path && case_fd < 0) die("open case");
+        i_err = open(opt.inter_stderr ? opt.inter_stderr : "/dev/null",
+                     O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (i_err < 0) die("open interactor stderr");
+        int inter_out = to_solver[1];  /* where the interactor writes */
+        if (opt.prefill) {
+            /* Before anything is spawned: the prefill comes first on the solver's stdin. */
+            int pf = open(opt.prefill, O_RDONLY | O_CLOEXEC);
+            struct stat pst;
+            if (pf < 0) die("open prefill");
+            if (fstat(pf, &pst) < 0 || !S_ISREG(pst.st_mode)) { errno = EINVAL; die("prefill is not a regular file"); }
+            prefill_bytes = (long long)pst.st_size;
+            long long done = prefill_direct(to_solver[1], pf, prefill_bytes);
+            prefill_how = "direct";
+            if (done < prefill_bytes) {
+                int rp[2];
+                if (pipe2(rp, O_CLOEXEC) < 0) die("pipe");
+                relay_pid = relay_pid_seen = spawn_relay(pf, done, rp[0], to_solver[1]);
+                close(rp[0]);
+                inter_out = rp[1];
+                prefill_how = "relay";
+            }
+            close(pf);
+        }
+        PHASE(2);
+        itr.pid = spawn_interactor(to_inter[0], inter_out, i_err, case_fd, errpipe[1]);
+        /* Only to measure what the solver wrote and its judge has not read yet (FIONREAD); closed
+         * as soon as the interactor ends, so a solver writing after that still meets EPIPE. */
+        pending_fd = fcntl(to_inter[0], F_DUPFD_CLOEXEC, 3);
+        if (inter_out != to_solver[1]) close(inter_out);
+        close(to_inter[0]);
+        close(i_err);
+        if (case_fd >= 0) close(case_fd);
+    } else {
+        PHASE(2);  /* no interactor: its reading is the descriptors' */
+    }
+
+    zygote_wait_clean();  /* the last case's box clean-up, before this case's counters start */
     /* Nothing but this server's own box may be in the slot's cgroups when the counters start:
      * another judge of the same process shares the slot (and may have left its box there). */
     if (opt.cg_pids || opt.cg_v2) kill_cgroup_but(opt.cg_pids ? opt.cg_pids : opt.cg_v2, zy.pid);
@@ -1636,15 +1700,7 @@ static int run_case(int argc, char **argv) {
         snprintf(num, sizeof num, "%ld", opt.nproc);
         write_file(opt.cg_v2, "pids.max", num);
     }
-
-    PHASE(1);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
-    sigset_t mask, held;
-    sigemptyset(&mask);
-    sigaddset(&mask, SIGCHLD);
-    held = mask;
-    sigaddset(&held, SIGUSR1);  /* held for a box's init until it can handle it */
-    sigprocmask(SIG_BLOCK, &held, NULL);
+    sol.cg_v2_base_us = cg_v2_base;
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     int cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
@@ -1659,11 +1715,8 @@ static int run_case(int argc, char **argv) {
         cpu_set_t cs;
         if (sched_getaffinity(0, sizeof cs, &cs) == 0 && CPU_COUNT(&cs) > 0) cpus = CPU_COUNT(&cs);
     }
-
     int exe_fd = open(opt.solver, O_PATH | O_CLOEXEC);
     if (exe_fd < 0) die("open solver");
-    int errpipe[2], recpipe[2] = {-1, -1};
-    if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
     /* A one-case box (a compile) leaves the slot's box as it is: idle, it holds no case's
      * descriptor, and the next sample's cases find it (their epoch and binds decide). */
     int use_zy = zygote_usable();
@@ -1681,59 +1734,15 @@ static int run_case(int argc, char **argv) {
                      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (s_err < 0) die("open solver stderr");
 
-    struct proc sol = {0}, itr = {0};
-    sol.cg_v2_base_us = cg_v2_base;
-    int pending_fd = -1;
-    long long prefill_bytes = 0;
-    const char *prefill_how = NULL;
-    pid_t relay_pid = 0, relay_pid_seen = 0;
-    long start = now_us();
-    long deadline = start + opt.wall_ms * 1000;
-
+    /* Every wall-clock limit counts from the solver's start, whatever the set-up above took. */
+    long sol_start = now_us();
+    long deadline = sol_start + opt.wall_ms * 1000;
     if (opt.interactive) {
-        int to_inter[2], to_solver[2];
-        if (pipe2(to_inter, O_CLOEXEC) < 0 || pipe2(to_solver, O_CLOEXEC) < 0) die("pipe");
-        int case_fd = opt.case_path ? open(opt.case_path, O_RDONLY | O_CLOEXEC) : -1;
-        if (opt.case_path && case_fd < 0) die("open case");
-        int i_err = open(opt.inter_stderr ? opt.inter_stderr : "/dev/null",
-                         O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-        if (i_err < 0) die("open interactor stderr");
-        int inter_out = to_solver[1];  /* where the interactor writes */
-        if (opt.prefill) {
-            /* Before anything is spawned: the prefill comes first on the solver's stdin. */
-            int pf = open(opt.prefill, O_RDONLY | O_CLOEXEC);
-            struct stat pst;
-            if (pf < 0) die("open prefill");
-            if (fstat(pf, &pst) < 0 || !S_ISREG(pst.st_mode)) { errno = EINVAL; die("prefill is not a regular file"); }
-            prefill_bytes = (long long)pst.st_size;
-            long long done = prefill_direct(to_solver[1], pf, prefill_bytes);
-            prefill_how = "direct";
-            if (done < prefill_bytes) {
-                int rp[2];
-                if (pipe2(rp, O_CLOEXEC) < 0) die("pipe");
-                relay_pid = relay_pid_seen = spawn_relay(pf, done, rp[0], to_solver[1]);
-                close(rp[0]);
-                inter_out = rp[1];
-                prefill_how = "relay";
-            }
-            close(pf);
-        }
-        /* Interactor first: it logs its query limit before its first read, and the solver's
-         * first write then finds a reader. */
-        PHASE(2);
-        itr.pid = spawn_interactor(to_inter[0], inter_out, i_err, case_fd, errpipe[1]);
-        /* Only to measure what the solver wrote and its judge has not read yet (FIONREAD); closed
-         * as soon as the interactor ends, so a solver writing after that still meets EPIPE. */
-        pending_fd = fcntl(to_inter[0], F_DUPFD_CLOEXEC, 3);
-        if (inter_out != to_solver[1]) close(inter_out);
         if (use_zy && zy.pid > 0) sol.init_children_base_us = waited_children_us(zy.pid);
         sol.pid = use_zy ? zygote_case(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1])
                          : spawn_solver(to_solver[0], to_inter[1], s_err, exe_fd, errpipe[1], recpipe[1], export_fd);
-        close(to_inter[0]); close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
-        close(i_err);
-        if (case_fd >= 0) close(case_fd);
+        close(to_inter[1]); close(to_solver[0]); close(to_solver[1]);
     } else {
-        PHASE(2);  /* no interactor: its reading is the descriptors' */
         int in = open(opt.solver_stdin ? opt.solver_stdin : "/dev/null", O_RDONLY | O_CLOEXEC);
         int out = open(opt.solver_stdout ? opt.solver_stdout : "/dev/null",
                        O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -1755,7 +1764,7 @@ static int run_case(int argc, char **argv) {
     timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
     /* CPU checks: the first when the solver could have used its whole limit, then again for what
      * is left. CPU time advances at most `cpus` times as fast as the clock. */
-    if (cpu_tfd >= 0) arm_at(cpu_tfd, start + opt.cpu_ms * 1000 / cpus + 1000);
+    if (cpu_tfd >= 0) arm_at(cpu_tfd, sol_start + opt.cpu_ms * 1000 / cpus + 1000);
     if (mem_tfd >= 0) {
         struct itimerspec every = {{0, 10000000}, {0, 10000000}};
         timerfd_settime(mem_tfd, 0, &every, NULL);
@@ -1768,8 +1777,8 @@ static int run_case(int argc, char **argv) {
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
     int sol_output_pending = -1, sol_blocked_writing = -1;
     int inter_term_sent = 0;
-    long hard_deadline = start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
-    long starve_deadline = start + 4 * (hard_deadline - start);
+    long hard_deadline = sol_start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
+    long starve_deadline = sol_start + 4 * (hard_deadline - sol_start);
 
     /* In a box the solver has ended when its init's record arrives; a one-case box's init is
      * still waited for (it may have an export to finish), a sample's box is kept. */
@@ -2040,7 +2049,7 @@ static int run_case(int argc, char **argv) {
     printf("wall_us=%ld\nwall_timeout=%d\nfirst_exit=%s\n", end - start, wall_timeout,
            first == 1 ? "solver" : first == 2 ? "interactor" : "none");
     print_proc("solver", &sol);
-    printf("solver_wall_us=%ld\n", sol.end_us - start);
+    printf("solver_wall_us=%ld\n", sol.end_us - sol_start);
     printf("solver_others_cpu_us=%lld\nsolver_others_maxrss_kb=%ld\n", sol.others_cpu_us, sol.others_maxrss_kb);
     if (opt.box) printf("box_tmpfs_kb=%ld\n", sol.tmpfs_kb);
     if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
@@ -2054,6 +2063,11 @@ static int run_case(int argc, char **argv) {
     if (itr.pid) {
         print_proc("interactor", &itr);
         printf("interactor_wall_us=%ld\n", itr.end_us - start);
+    }
+    {  /* so that the judge reads only the captures that hold something */
+        struct stat st;
+        if (opt.solver_stderr && stat(opt.solver_stderr, &st) == 0) printf("solver_stderr_bytes=%lld\n", (long long)st.st_size);
+        if (opt.inter_stderr && stat(opt.inter_stderr, &st) == 0) printf("interactor_stderr_bytes=%lld\n", (long long)st.st_size);
     }
     if (opt.cg_cpu) printf("cg_cpu_us=%lld\n", read_ll(opt.cg_cpu, "cpuacct.usage") / 1000);
     if (opt.cg_mem) {
@@ -2069,6 +2083,6 @@ static int run_case(int argc, char **argv) {
         long long oom = read_key(opt.cg_v2, "memory.events", "oom_kill");
         printf("cg_oom=%d\n", oom >= 0 && oom_before_v2 >= 0 && oom > oom_before_v2);
     }
-    fflush(stdout);
+    if (!server_mode) fflush(stdout);  /* a server sends the report and its end mark in one write */
     return 0;
 }
