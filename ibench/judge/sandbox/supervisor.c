@@ -549,6 +549,10 @@ static void clear_capabilities(void) {
     syscall(SYS_capset, &hdr, data);
 }
 
+/* Set in a sample's box init once it has emptied its bounding set, which every solver it forks
+ * inherits (the init itself keeps the capabilities it holds: the set only bounds an exec). */
+static int bounding_set_empty;
+
 /* The solver's last steps before exec, the same with or without a box. */
 static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpipe) {
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(errpipe, "dup2");
@@ -572,7 +576,7 @@ static void exec_solver(int in_fd, int out_fd, int err_fd, int exe_fd, int errpi
 
     /* In a box no capability survives: none in the bounding set (needs CAP_SETPCAP, so before
      * setuid), none held after it (a user namespace's init holds all of them in its namespace). */
-    if (opt.box)
+    if (opt.box && !bounding_set_empty)
         for (int cap = 0; cap < 64; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
     if (opt.gid >= 0) {
         if (setgroups(0, NULL) < 0) child_fail(errpipe, "setgroups");
@@ -859,6 +863,20 @@ static int fresh_tmpfs(const char *path, const char *opts) {
     return mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts);
 }
 
+struct solver_spawn { int in_fd, out_fd, err_fd, exe_fd, errpipe; };
+
+/* A case's solver, started by the box's init without copying the init's memory (CLONE_VM |
+ * CLONE_VFORK, a stack of its own, until its exec): it only makes system calls and writes
+ * nothing the init reads. */
+static int solver_child(void *arg) {
+    const struct solver_spawn *sp = arg;
+    signal(SIGUSR1, SIG_DFL);
+    setpgid(0, 0);
+    exec_solver(sp->in_fd, sp->out_fd, sp->err_fd, sp->exe_fd, sp->errpipe);
+    return 127;
+}
+static char solver_stack[256 * 1024] __attribute__((aligned(16)));
+
 static void box_zygote(int sock, int record_fd, int errpipe) {
     /* no descriptor of the supervisor's but these: a copy of a case's pipe held here would hide
      * the solver's end of output from the interactor */
@@ -866,6 +884,8 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
         if (fd != sock && fd != record_fd && fd != errpipe) close(fd);
     box_setup(errpipe);
     close(errpipe);  /* each case brings its own */
+    for (int cap = 0; cap < 64; cap++) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+    bounding_set_empty = 1;
     for (int i = 0; i < 3; i++) open("/dev/null", O_RDWR);  /* received descriptors land above 2 */
     char tmp_opts[128], work_opts[128];
     long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
@@ -889,13 +909,9 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
             (void)!write(lp, "1", 1);
             close(lp);
         }
-        pid_t pid = fork();
+        struct solver_spawn sp = {fds[0], fds[1], fds[2], fds[4], fds[3]};
+        pid_t pid = clone(solver_child, solver_stack + sizeof solver_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
         if (pid < 0) _exit(125);
-        if (pid == 0) {
-            signal(SIGUSR1, SIG_DFL);
-            setpgid(0, 0);
-            exec_solver(fds[0], fds[1], fds[2], fds[4], fds[3]);
-        }
         box_solver = pid;
         if (box_kill_requested) kill(pid, SIGKILL);
         for (int i = 0; i < 5; i++) close(fds[i]);
@@ -1080,11 +1096,13 @@ static pid_t spawn_relay(int file_fd, long long offset, int from_inter, int to_s
     _exit(0);
 }
 
-static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, int errpipe) {
-    pid_t pid = fork();
-    if (pid < 0) die("fork interactor");
-    if (pid > 0) return pid;
+struct inter_spawn { int in_fd, out_fd, err_fd, case_fd, errpipe; };
 
+/* The interactor's side of the spawn: it runs on a stack of its own in the server's memory until
+ * its exec (CLONE_VM | CLONE_VFORK, as posix_spawn does), so it only makes system calls and
+ * writes nothing the server reads. */
+static int interactor_child(void *arg) {
+    const struct inter_spawn *sp = arg;
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -1092,14 +1110,14 @@ static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, in
      * crash is SE): the interactor's write fails with EPIPE instead, whatever header it uses. */
     signal(SIGPIPE, SIG_IGN);
     setpgid(0, 0);
-    if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0) child_fail(errpipe, "dup2");
-    if (case_fd >= 0 && dup2(case_fd, 3) < 0) child_fail(errpipe, "dup2 case");
+    if (dup2(sp->in_fd, 0) < 0 || dup2(sp->out_fd, 1) < 0 || dup2(sp->err_fd, 2) < 0) child_fail(sp->errpipe, "dup2");
+    if (sp->case_fd >= 0 && dup2(sp->case_fd, 3) < 0) child_fail(sp->errpipe, "dup2 case");
     rlim_t cpu_s = (rlim_t)((opt.inter_cpu_ms + 999) / 1000);
     set_limit(RLIMIT_CPU, cpu_s, cpu_s + 1);
     set_limit(RLIMIT_CORE, 0, 0);
     /* Trusted task code, but a runaway one must not take the node down with it. */
     if (opt.inter_as_kb > 0) set_limit(RLIMIT_AS, (rlim_t)opt.inter_as_kb * 1024, (rlim_t)opt.inter_as_kb * 1024);
-    if (opt.inter_dir && chdir(opt.inter_dir) < 0) child_fail(errpipe, "chdir interactor dir");
+    if (opt.inter_dir && chdir(opt.inter_dir) < 0) child_fail(sp->errpipe, "chdir interactor dir");
     prctl(PR_SET_PDEATHSIG, SIGKILL);
 
     const char *argv[MAX_LIST + 2];
@@ -1114,8 +1132,18 @@ static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, in
     for (int i = 0; i < opt.n_inter_env; i++) envp[e++] = opt.inter_env[i];
     envp[e] = NULL;
     execve(opt.inter, (char *const *)argv, (char *const *)envp);
-    child_fail(errpipe, "exec interactor");
-    return -1;
+    child_fail(sp->errpipe, "exec interactor");
+    return 127;
+}
+
+/* The interactor, started without copying the server's memory: its start-up is the longest part
+ * of a short case, and a fork's page-table copy would come before it. */
+static pid_t spawn_interactor(int in_fd, int out_fd, int err_fd, int case_fd, int errpipe) {
+    static char stack[256 * 1024] __attribute__((aligned(16)));
+    struct inter_spawn sp = {in_fd, out_fd, err_fd, case_fd, errpipe};
+    pid_t pid = clone(interactor_child, stack + sizeof stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
+    if (pid < 0) die("fork interactor");
+    return pid;
 }
 
 struct proc {
@@ -1676,16 +1704,25 @@ static int run_case(int argc, char **argv) {
     if (opt.cg_pids || opt.cg_v2) kill_cgroup_but(opt.cg_pids ? opt.cg_pids : opt.cg_v2, zy.pid);
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
+    /* The limits are written when they differ from the last case's of this server (the one
+     * writer of its slot's cgroups for as long as it holds the slot); the counters every time. */
+    static long long last_mem_bytes = -1, last_nproc = -1;
     if (opt.cg_mem) {
-        snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
-        write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", "-1");
-        if (write_file(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
-        write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
+        if (opt.mem_kb * 1024LL != last_mem_bytes) {
+            last_mem_bytes = -1;
+            snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
+            write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", "-1");
+            if (write_file(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
+            write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
+            last_mem_bytes = opt.mem_kb * 1024LL;
+        }
         write_file(opt.cg_mem, "memory.max_usage_in_bytes", "0");
     }
-    if (opt.cg_pids) {
+    if (opt.cg_pids && opt.nproc != last_nproc) {
+        last_nproc = -1;
         snprintf(num, sizeof num, "%ld", opt.nproc);
         if (write_file(opt.cg_pids, "pids.max", num) < 0) die("pids.max");
+        last_nproc = opt.nproc;
     }
     if (opt.cg_cpu && write_file(opt.cg_cpu, "cpuacct.usage", "0") < 0) die("cpuacct.usage");
     long long oom_before = opt.cg_mem ? read_key(opt.cg_mem, "memory.oom_control", "oom_kill") : -1;
