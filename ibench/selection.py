@@ -42,8 +42,8 @@ def select_tasks(spec: "RunSpec") -> list["Task"]:
         # case on stdin: batch tasks have no interaction, grader-linked ones no such stdin.
         other = [t.task_id for t in tasks if not t.stdio_interactive]
         if other:
-            log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch or "
-                        "grader-linked): %s", len(other), ", ".join(other))
+            log.warning("bench.variant=batch: left out %d task(s) that are not stdio-interactive (batch tasks "
+                        "or grader-linked ones): %s", len(other), ", ".join(other))
             tasks = [t for t in tasks if t.stdio_interactive]
     if sel.limit is not None:
         tasks = tasks[: sel.limit]

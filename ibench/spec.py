@@ -38,6 +38,11 @@ class Variant(str, enum.Enum):
     BATCH = "batch"
 
 
+# The variant's allowed values as the config spells them (bench.variant, judge.variant,
+# expected.json "variant"): defined by :class:`Variant` alone, listed here for checks and choices.
+VARIANTS: tuple[str, ...] = tuple(v.value for v in Variant)
+
+
 @dataclass(frozen=True)
 class Problem:
     """A setting that cannot work: the field (as the command line names it) and why."""
@@ -165,8 +170,8 @@ class RunSpec:
             variant = Variant(str(b.get("variant", "interactive")))
         except ValueError:
             problems.append(Problem("bench.variant", f"{b.get('variant')!r}; expected interactive (the tasks as "
-                                    "stated) or batch (InteractBench C.1: each stdio-interactive task's hidden case "
-                                    "on stdin first)"))
+                                    "stated) or batch (the batch variant, InteractBench C.1: each stdio-interactive "
+                                    "task's hidden case on stdin first)"))
             variant = Variant.INTERACTIVE  # the parts below are checked as if it were the default
         parts: dict[str, Any] = {}
         for name in ("sampling", "prompt", "feedback", "judge"):

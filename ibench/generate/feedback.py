@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ibench.spec import Variant
 from ibench.tasks.model import Task, TaskKind
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
@@ -70,8 +71,8 @@ class FeedbackSettings:
     program_output: bool = True  # what the program wrote, when its input held nothing hidden
     program_stderr: bool = True  # the program's stderr, when its input held nothing hidden
     tails_from_hidden_input: bool = False  # also output / stderr of a program that read hidden data, grader transcripts
-    variant: str = "interactive"  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch: the
-    #                               solver's stdin starts with the hidden case
+    variant: str = "interactive"  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch (the
+    #                               batch variant): the solver's stdin starts with the hidden case
 
     def problems(self) -> list[str]:
         out = []  # the variant is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
@@ -87,7 +88,7 @@ class FeedbackSettings:
         stdio = task.stdio_interactive
         # Could the program's input hold hidden data? A batch test, the batch variant's case, a
         # grader's traffic (the stub links into the program and may carry what the API hides).
-        hidden_input = task.kind is TaskKind.BATCH or not stdio or self.variant != "interactive"
+        hidden_input = task.kind is TaskKind.BATCH or not stdio or self.variant != Variant.INTERACTIVE
         own = self.tails_from_hidden_input or not hidden_input
         out = []
         if task.kind is not TaskKind.BATCH:

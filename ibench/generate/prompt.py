@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ibench import languages
+from ibench.spec import Variant
 from ibench.tasks.model import Task, TaskKind
 
 
@@ -96,8 +97,8 @@ class PromptTemplate:
     example_pool: Optional[str] = None  # folder of tasks to draw examples from (null: bench.tasks_dir)
     # -- I/O template: language -> interactive skeleton, filled into {io_template}
     io_templates: dict[str, str] = field(default_factory=dict)
-    # -- the batch variant (InteractBench C.1): interactive | batch (conf: ${bench.variant}); with
-    # batch, stdio-interactive tasks get interactive_upfront (the hidden data comes first on stdin)
+    # -- the variant (InteractBench C.1): interactive | batch (conf: ${bench.variant}); under the
+    # batch variant, stdio-interactive tasks get interactive_upfront (the hidden data comes first on stdin)
     variant: str = "interactive"
     interactive_upfront: str = ""
 
@@ -129,7 +130,7 @@ class PromptTemplate:
     def upfront(self, task: Task) -> bool:
         """Does ``task`` get the batch variant's wording (hidden data first on stdin)? Only
         stdio-interactive tasks: batch tasks have no interaction, grader-linked ones no stdin."""
-        return self.variant == "batch" and task.stdio_interactive
+        return self.variant == Variant.BATCH and task.stdio_interactive
 
     def template_for(self, task: Task) -> str:
         if self.upfront(task):
@@ -142,11 +143,11 @@ class PromptTemplate:
         if self.examples not in (0, 1):
             out.append(f"prompt.examples: {self.examples!r}; expected 0 (zero-shot) or 1 solved example")
         # the variant itself is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
-        if self.variant == "batch" and not self.interactive_upfront.strip():
+        if self.variant == Variant.BATCH and not self.interactive_upfront.strip():
             out.append(f"prompt.interactive_upfront: empty, but bench.variant=batch needs it (prompt={self.name}); "
                        "set it in conf/prompt/zero_shot.yaml or this prompt's config")
         uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch,
-                                                    self.interactive_upfront if self.variant == "batch" else ""))
+                                                    self.interactive_upfront if self.variant == Variant.BATCH else ""))
         if uses_io and not (self.io_templates.get(language) or "").strip():
             have = ", ".join(sorted(self.io_templates)) or "none"
             out.append(f"prompt.io_templates: no I/O template for bench.language={language} (prompt={self.name} "
@@ -242,8 +243,8 @@ def _accepted(task: Task, language: str, variant: str = "interactive") -> list:
 def choose_example(task: Task, pool: Iterable[Task], language: str,
                    prefer: Optional[Iterable[str]] = None, variant: str = "interactive") -> Example | None:
     """The solved example for ``task``: a task of the pool other than ``task`` (by id *and* by
-    folder), of the same kind (batch for batch, stdio-interactive for interactive and grader
-    tasks), with an accepted solution in ``language``. The first of ``prefer`` that qualifies,
+    folder), of the same kind (a batch task for a batch task, a stdio-interactive one for
+    interactive and grader tasks), with an accepted solution in ``language``. The first of ``prefer`` that qualifies,
     else the candidate picked by a hash of the task id over the sorted candidates; its first
     accepted solution by file name (of the known solutions of ``variant``: the batch variant's
     examples read the hidden data first). None when no task qualifies."""

@@ -14,6 +14,7 @@ import sys
 
 from pathlib import Path
 
+from ..spec import VARIANTS
 from .diagnostics import first_error_line, first_errors
 from .executors import EXECUTORS, executor_class, language_of
 from .judge import Judge
@@ -98,8 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-cases", action="store_true", help="run every case instead of stopping at the first failure")
     ap.add_argument("--cases", type=int, default=None, help="run only the first N cases of each interactive pool")
     ap.add_argument("--isolation", choices=("auto", "root", "userns", "rlimit"), default=None)
-    ap.add_argument("--variant", choices=("interactive", "batch"), default=None,
-                    help="batch: the solver first reads the hidden case on stdin (InteractBench C.1)")
+    ap.add_argument("--variant", choices=VARIANTS, default=None,
+                    help="batch: the batch variant, whose solver first reads the hidden case on stdin "
+                         "(InteractBench C.1)")
     ap.add_argument("--testlib", default=None, help="path to an official testlib.h to use instead of ibench's")
     ap.add_argument("--language", default=None, help=f"one of {', '.join(EXECUTORS)} (default: from the extension)")
     args = ap.parse_args(argv)

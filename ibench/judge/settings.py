@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-VARIANTS = ("interactive", "batch")  # judge.variant / bench.variant
+from ibench.spec import VARIANTS  # judge.variant / bench.variant: the values of ibench.spec.Variant
 
 
 @dataclass
@@ -28,7 +28,7 @@ class JudgeSettings:
     wall_hard_factor: float = 5.0  # a solver still runnable at the cap may run to this x wall (its CPU timer ends it)
     grace_ms: int = 1000  # after the interactor accepts, time the solver has to exit cleanly
     max_processes: int = 16  # per solver sandbox (threads count too)
-    output_limit_mb: int = 64  # solver stdout (batch) and any file it writes
+    output_limit_mb: int = 64  # solver stdout (batch tasks) and any file it writes
     tail_bytes: int = 2048  # pipe / stderr tails kept per case
     transcript_bytes: int = 16384  # per case turn by turn: its first and last halves (each turn costs its bytes + 16); 0: none
     interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
@@ -37,9 +37,10 @@ class JudgeSettings:
     isolation: str = "auto"  # auto | root | userns | rlimit  (auto picks the strongest the host offers)
     require_isolation: bool = False  # refuse to judge where no allowlist box builds (rlimit mode)
 
-    # The study variant (InteractBench C.1): "batch" gives a stdio-interactive task's solver the
-    # hidden case on stdin before the interaction (the same interactor still judges the answer)
-    variant: str = "interactive"  # interactive | batch
+    # The study variant (InteractBench C.1): the batch variant ("batch") gives a stdio-interactive
+    # task's solver the hidden case on stdin before the interaction (the same interactor still
+    # judges the answer)
+    variant: str = "interactive"  # a Variant value: interactive | batch (the batch variant)
 
     # Interactive case pools (SPEC §2): how many of each pool to run; None = all
     non_adaptive_cases: int | None = None
@@ -52,7 +53,7 @@ class JudgeSettings:
         if self.isolation not in ("auto", "root", "userns", "rlimit"):
             out.append(f"judge.isolation: {self.isolation!r}; expected auto, root, userns or rlimit")
         if self.variant not in VARIANTS:
-            out.append(f"judge.variant: {self.variant!r}; expected interactive or batch (set it as bench.variant)")
+            out.append(f"judge.variant: {self.variant!r}; expected {' or '.join(VARIANTS)} (set it as bench.variant)")
         for name in ("compile_timeout_s", "wall_factor", "wall_hard_factor", "interactor_cpu_s"):
             if not getattr(self, name) > 0:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected a positive number")

@@ -91,7 +91,7 @@ class RunIdentity:
     label: str  # the model name, plus its id where they differ; the reports' series and rows
     language: str
     prompt: str
-    variant: str  # interactive | batch
+    variant: str  # interactive | batch (the batch variant)
     sampling: Mapping[str, Any]  # the sampling settings as recorded ({} before they were)
     overrides: tuple[str, ...]  # the command line's overrides
     recorded: Mapping[str, Any]  # meta.identity as written ({} before it existed), for the viewer

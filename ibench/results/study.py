@@ -17,8 +17,8 @@ its folder name. Sections, each written only when the runs hold what it needs:
 - **Per-round failure composition** (paper C.2, Table 11): for runs whose samples carry
   refinement rounds, each round's failure composition among the still-unsolved and the
   cumulative refine@k. ``refine_rounds.csv`` / ``.png``.
-- **Batch vs interactive** (paper C.1, Table 9): runs of the same model, language and prompt
-  that differ by variant (``meta.identity.variant``, default interactive) — one row per run:
+- **Batch variant vs interactive** (paper C.1, Table 9): runs of the same model, language and
+  prompt that differ by variant (``meta.identity.variant``, default interactive) — one row per run:
   pass@1 on the tasks both have, and the failure composition of their unsuccessful executions
   on those tasks (WA PE QLE IDLE CE RE TLE MLE). ``batch_vs_interactive.csv`` / ``.png``.
 
@@ -37,14 +37,15 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ibench.results.runlog import ResultsError, RunLog, find_runs
-from ibench.results.study_plots import plot_batch_vs_interactive, plot_language_prompt, plot_refine, plot_time_split
+from ibench.results.study_plots import (plot_batch_variant_vs_interactive, plot_language_prompt, plot_refine,
+                                        plot_time_split)
 from ibench.results.study_runs import StudyError, StudyRun, distinguish, names, year_of
-from ibench.results.study_tables import (C1_LABELS, batch_vs_interactive_rows, language_prompt_rows,
+from ibench.results.study_tables import (C1_LABELS, batch_variant_vs_interactive_rows, language_prompt_rows,
                                          mitigation_rows, refine_round_rows, time_split_rows, time_splits)
 
-__all__ = ["C1_LABELS", "StudyError", "StudyRun", "batch_vs_interactive_rows", "language_prompt_rows", "load_runs",
-           "mitigation_rows", "refine_round_rows", "study", "run_study", "time_split_rows", "time_splits",
-           "write_csv", "write_md", "year_of"]
+__all__ = ["C1_LABELS", "StudyError", "StudyRun", "batch_variant_vs_interactive_rows", "language_prompt_rows",
+           "load_runs", "mitigation_rows", "refine_round_rows", "study", "run_study", "time_split_rows",
+           "time_splits", "write_csv", "write_md", "year_of"]
 
 
 # -- files ----------------------------------------------------------------------------------------------
@@ -148,15 +149,15 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
         files["refine_rounds_png"] = plot_refine(rr, out_dir / "refine_rounds.png")
         show("Per-round failure composition among still-unsolved (C.2, Table 11)", rr)
 
-    bi = batch_vs_interactive_rows(runs)
+    bi = batch_variant_vs_interactive_rows(runs)
     if bi:
         files["batch_vs_interactive_csv"] = write_csv(bi, out_dir / "batch_vs_interactive.csv")
-        files["batch_vs_interactive_png"] = plot_batch_vs_interactive(bi, out_dir / "batch_vs_interactive.png")
-        show("Batch vs interactive (C.1): pass@1 on common tasks, failure composition (Table 9)", bi,
+        files["batch_vs_interactive_png"] = plot_batch_variant_vs_interactive(bi, out_dir / "batch_vs_interactive.png")
+        show("Batch variant vs interactive (C.1): pass@1 on common tasks, failure composition (Table 9)", bi,
              skip=("run_dir",))
     if not files:
         raise StudyError("none of the study sections applies to these runs (no release dates, one language × "
-                         "prompt cell per model, no few-shot, refinement or batch/interactive pair)")
+                         "prompt cell per model, no few-shot, refinement or batch-variant/interactive pair)")
     console.print("wrote " + escape(", ".join(str(p) for p in files.values())))
     return files
 
@@ -195,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ibench.results study",
                                  description="The paper's studies from runs on disk: time splits (C.3), language × "
                                              "prompt (C.4), mitigation strategies and refinement rounds (C.2), "
-                                             "batch vs interactive (C.1).")
+                                             "batch variant vs interactive (C.1).")
     ap.add_argument("runs", nargs="+", help="run folders, or folders above them")
     ap.add_argument("--out", help="output folder (default: <common folder>/study_report)")
     ap.add_argument("--years", help="cut years, e.g. 2019:2025 or 2020,2022 (default: every release year)")

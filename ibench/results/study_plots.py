@@ -92,7 +92,7 @@ def plot_refine(rows: list[dict[str, Any]], path: Path) -> Path:
     return _save(plt, fig, path)
 
 
-def plot_batch_vs_interactive(rows: list[dict[str, Any]], path: Path) -> Path:
+def plot_batch_variant_vs_interactive(rows: list[dict[str, Any]], path: Path) -> Path:
     plt = _plt()
     names_ = [f"{r['model']} · {r['language']} · {r['prompt']}\n{r['variant']}" for r in rows]
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(8.0, 2.2 * len(rows) + 4), 4.2))
@@ -101,7 +101,7 @@ def plot_batch_vs_interactive(rows: list[dict[str, Any]], path: Path) -> Path:
     ax1.set_xticks(range(len(rows)), names_, fontsize=7)
     ax1.set_ylim(0, 1)
     ax1.set_ylabel("pass@1 (common tasks)")
-    ax1.set_title("Batch vs interactive (C.1): pass@1")
+    ax1.set_title("Batch variant vs interactive (C.1): pass@1")
     bottom = [0.0] * len(rows)
     for lab in C1_LABELS:
         vals = [r[lab] or 0.0 for r in rows]

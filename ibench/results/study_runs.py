@@ -57,7 +57,7 @@ class StudyRun:
     ks: list[int]
     undated: int = 0
     refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
-    variant: str = "interactive"  # interactive | batch (InteractBench C.1)
+    variant: str = "interactive"  # interactive | batch (the batch variant, InteractBench C.1)
     other: dict[str, str] = field(default_factory=dict)  # what else the run was made with (n, budget, tasks, ...)
 
     @cached_property

@@ -1,7 +1,7 @@
 """The study's tables, one builder per section of the paper (rows of plain dicts, the shape the
 CSV, Markdown and console writers take): time splits (C.3), language × prompt (C.4, Table 12),
-mitigation strategies (C.2, Table 10), per-round failures (C.2, Table 11), batch vs interactive
-(C.1, Table 9). Every comparison is on the tasks the compared runs have in common."""
+mitigation strategies (C.2, Table 10), per-round failures (C.2, Table 11), batch variant vs
+interactive (C.1, Table 9). Every comparison is on the tasks the compared runs have in common."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections import Counter, defaultdict
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from ibench.results.study_runs import StudyError, StudyRun, by_model, names, release_year
+from ibench.spec import Variant
 
 
 def time_splits(tasks: Iterable[tuple[Any, float | None]], years: Sequence[int] | None = None) -> list[dict[str, Any]]:
@@ -73,7 +74,7 @@ def language_prompt_rows(runs: Sequence[StudyRun]) -> tuple[list[str], list[dict
     languages = sorted({r.language for r in runs}, key=lambda lang: (lang != "cpp", lang))
     rows = []
     for label, group in by_model(runs).items():
-        group = [r for r in group if not r.refine and r.variant == "interactive"]  # batch runs: the C.1 section
+        group = [r for r in group if not r.refine and r.variant == "interactive"]  # batch-variant runs: the C.1 section
         if not group:
             continue
         cells = _unique_cells(group, lambda r: (r.prompt, r.language))
@@ -121,15 +122,15 @@ def mitigation_rows(runs: Sequence[StudyRun], k: int = 5) -> list[dict[str, Any]
     return rows
 
 
-# The order of the paper's Table 9 (batch vs interactive failure composition).
+# The order of the paper's Table 9 (batch variant vs interactive failure composition).
 C1_LABELS = ["WA", "PE", "QLE", "IDLE", "CE", "RE", "TLE", "MLE"]
 
 
-def batch_vs_interactive_rows(runs: Sequence[StudyRun]) -> list[dict[str, Any]]:
-    """Paper C.1: for each model, language and prompt with both an interactive and a batch run,
-    one row per run — pass@1 on the tasks both runs have, and the share of each failure label
-    among its unsuccessful executions on those tasks (judge errors left out). Refinement runs are
-    left out (their samples are rounds, not independent attempts)."""
+def batch_variant_vs_interactive_rows(runs: Sequence[StudyRun]) -> list[dict[str, Any]]:
+    """Paper C.1: for each model, language and prompt with both an interactive and a
+    batch-variant run, one row per run — pass@1 on the tasks both runs have, and the share of
+    each failure label among its unsuccessful executions on those tasks (judge errors left out).
+    Refinement runs are left out (their samples are rounds, not independent attempts)."""
     cells: dict[tuple[str, str, str], list[StudyRun]] = defaultdict(list)
     for r in runs:
         if not r.refine:
@@ -137,10 +138,11 @@ def batch_vs_interactive_rows(runs: Sequence[StudyRun]) -> list[dict[str, Any]]:
     rows = []
     for (label, language, prompt), group in cells.items():
         by_variant = _unique_cells(group, lambda r: (r.label, r.language, r.prompt, r.variant))
-        interactive, batch = (by_variant.get((label, language, prompt, v)) for v in ("interactive", "batch"))
-        if interactive is None or batch is None:
+        interactive, batch_variant = (by_variant.get((label, language, prompt, v.value))
+                                      for v in (Variant.INTERACTIVE, Variant.BATCH))
+        if interactive is None or batch_variant is None:
             continue
-        pair = [interactive, batch]
+        pair = [interactive, batch_variant]
         common = _common(pair, 1)
         for r in pair:
             counts: Counter[str] = Counter()

@@ -62,7 +62,7 @@ class KnownSolution:
     # from ``expected`` (the most severe over all failing cases).
     expected_early_exit: str | None = None
     # The study variant it is judged under (expected.json "variant"): "interactive" (the task as
-    # stated) or "batch" (InteractBench C.1: it reads the hidden case on stdin first)
+    # stated) or "batch" (the batch variant, InteractBench C.1: it reads the hidden case on stdin first)
     variant: str = "interactive"
 
     @property

@@ -34,7 +34,7 @@ from ibench.tasks.load import load_task
 
 REPO = Path(__file__).resolve().parents[2]
 CASES = 6  # of each bundled task: enough for every declared label, quick on 2 cores
-BATCH_TASKS = ("guess-the-number", "three-remainders", "missing-number-bit-probe", "tree-diameter-by-distance")
+BATCH_VARIANT_TASKS = ("guess-the-number", "three-remainders", "missing-number-bit-probe", "tree-diameter-by-distance")
 
 # A temp task whose second case is bigger than any pipe the kernel grants without root's say-so
 # (fs/pipe-max-size, 1 MiB by default): its prefill must take the relay.
@@ -170,21 +170,21 @@ def judge_sum_task(judge: Judge, task_root: Path) -> dict:
 # ---- the bundled batch-variant known solutions ----------------------------------------------
 
 @pytest.fixture(scope="module")
-def batch_judge():
+def batch_variant_judge():
     return Judge(JudgeSettings(variant="batch", non_adaptive_cases=CASES, adaptive_cases=CASES))
 
 
-@pytest.mark.parametrize("task_id", BATCH_TASKS)
-def test_batch_variant_known_solutions_get_their_labels(batch_judge, task_id):
+@pytest.mark.parametrize("task_id", BATCH_VARIANT_TASKS)
+def test_batch_variant_known_solutions_get_their_labels(batch_variant_judge, task_id):
     task = load_task(REPO / "tasks" / task_id)
     sols = [s for s in task.solutions if s.variant == "batch"]
     assert any(s.accepted for s in sols) and any(not s.accepted for s in sols), "an OK one and a probe at least"
     for sol in sols:
-        res = batch_judge.judge(task, sol.path.read_text())
+        res = batch_variant_judge.judge(task, sol.path.read_text())
         assert res.verdict.value == sol.expected_for(all_cases=False), (sol.path.name, res.message)
 
 
-def test_the_interactive_variant_is_unchanged_by_the_setting(batch_judge):
+def test_the_interactive_variant_is_unchanged_by_the_setting(batch_variant_judge):
     """The same interactive solutions, judged with variant=interactive, keep their labels (and no
     prefill reaches them)."""
     task = load_task(REPO / "tasks" / "guess-the-number")
@@ -196,11 +196,11 @@ def test_the_interactive_variant_is_unchanged_by_the_setting(batch_judge):
         assert all(c[1] == "" for c in cases), cases
 
 
-def test_each_variant_on_the_other_variants_solution(batch_judge):
+def test_each_variant_on_the_other_variants_solution(batch_variant_judge):
     task = load_task(REPO / "tasks" / "guess-the-number")
     sols = task.root / "solutions"
     # written for the interaction, it reads the case as the judge's messages: the interactor's WA
-    assert batch_judge.judge(task, (sols / "ok_binary_search.cpp").read_text()).verdict.value == "WA"
+    assert batch_variant_judge.judge(task, (sols / "ok_binary_search.cpp").read_text()).verdict.value == "WA"
     # written for the batch variant, it waits for the hidden data the interaction never sends
     interactive = Judge(JudgeSettings(non_adaptive_cases=2))
     assert interactive.judge(task, (sols / "batch_ok_read_case.cpp").read_text()).verdict.value == "IDLE"
@@ -260,14 +260,14 @@ from test_batch_variant import judge_sum_task, server_children
 from ibench.judge import Judge, JudgeSettings
 judge = Judge(JudgeSettings(variant="batch"))
 rows = judge_sum_task(judge, Path(sys.argv[3]))
-print("BATCH-RESULT " + json.dumps({"sandbox": judge.sandbox.label, "rows": rows, "children": server_children()}))
+print("BATCH-VARIANT-RESULT " + json.dumps({"sandbox": judge.sandbox.label, "rows": rows, "children": server_children()}))
 """
 
 
 def test_prefill_in_the_user_namespace_box(sum_task):
     if os.geteuid() != 0:
         pytest.skip("starts as root and judges as nobody")
-    home = Path(public_dir("ibench-batch-nobody-"))
+    home = Path(public_dir("ibench-batch-variant-nobody-"))
     try:
         os.chown(home, NOBODY, NOBODY)
         driver = home / "driver.py"
@@ -278,7 +278,8 @@ def test_prefill_in_the_user_namespace_box(sum_task):
         if isinstance(cmd, str):
             pytest.skip(cmd)
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-        lines = [json.loads(x[len("BATCH-RESULT "):]) for x in r.stdout.splitlines() if x.startswith("BATCH-RESULT ")]
+        mark = "BATCH-VARIANT-RESULT "
+        lines = [json.loads(x[len(mark):]) for x in r.stdout.splitlines() if x.startswith(mark)]
         assert lines, f"the unprivileged judge failed (exit {r.returncode}):\n{r.stderr[-3000:]}"
         out = lines[0]
         assert out["sandbox"].startswith("userns+") and "+box+" in out["sandbox"], out["sandbox"]

@@ -86,20 +86,20 @@ def stored_verdicts(run_dir: Path) -> dict[tuple[str, str], str]:
 def runs(ray_session, tasks_dir, tmp_path_factory):
     base = tmp_path_factory.mktemp("runs")
     inter = launch(tasks_dir, base / "interactive", f"bench.ids={IDS}")
-    batch = launch(tasks_dir, base / "batch", "bench.variant=batch",
-                   f"bench.ids={IDS[:-1]},distinct-in-range,sort-the-boxes]")
-    return base, inter, batch
+    batch_variant = launch(tasks_dir, base / "batch_variant", "bench.variant=batch",
+                           f"bench.ids={IDS[:-1]},distinct-in-range,sort-the-boxes]")
+    return base, inter, batch_variant
 
 
-def test_batch_run_verdicts_match_the_labels(runs, tasks_dir):
+def test_batch_variant_run_verdicts_match_the_labels(runs, tasks_dir):
     base, _, (summary, printed) = runs
     want = labels(tasks_dir, "batch")
-    got = stored_verdicts(base / "batch")
+    got = stored_verdicts(base / "batch_variant")
     assert got == want  # every batch-variant solution, and nothing else, each with its label
     assert summary.n_tasks == 2 and summary.n_judge_errors == 0
-    ident = json.loads((base / "batch" / "summary.json").read_text())["meta"]["identity"]
+    ident = json.loads((base / "batch_variant" / "summary.json").read_text())["meta"]["identity"]
     assert ident["variant"] == "batch"
-    samples = pl.read_parquet(base / "batch" / "results" / "samples.parquet")
+    samples = pl.read_parquet(base / "batch_variant" / "results" / "samples.parquet")
     for row in samples.iter_rows(named=True):
         user = json.loads(row["prompt"])[-1]["content"]
         assert "complete hidden test data" in user
@@ -151,9 +151,10 @@ def test_keys_of_the_interactive_variant_do_not_move(tasks_dir):
     old_judge.pop("variant")
     old_judge.pop("transcript_bytes")  # added later: left out of the key at its default, as variant is
     assert keys.judge_identity == old_judge and keys.judge_key == fingerprint(old_judge)
-    batch = run_keys(ReferenceBackend(variant="batch"), SamplingSettings(), prompts["batch"], "cpp", False,
-                     JudgeSettings(variant="batch"))
-    assert batch.judge_identity["variant"] == "batch" and batch.judge_key != keys.judge_key and batch.gen_key != keys.gen_key
+    batch_variant = run_keys(ReferenceBackend(variant="batch"), SamplingSettings(), prompts["batch"], "cpp", False,
+                             JudgeSettings(variant="batch"))
+    assert batch_variant.judge_identity["variant"] == "batch"
+    assert batch_variant.judge_key != keys.judge_key and batch_variant.gen_key != keys.gen_key
 
 
 def test_the_prompt_says_the_data_comes_first(tasks_dir):
@@ -209,14 +210,14 @@ def test_a_bad_variant_is_refused_naming_bench_variant(tasks_dir):
 def test_study_report_pairs_the_variants(runs, tasks_dir):
     from ibench.results.study import C1_LABELS, study
 
-    base, (inter, _), (batch, _) = runs
+    base, (inter, _), (batch_variant, _) = runs
     buf = io.StringIO()
-    files = study([base / "interactive", base / "batch"], base / "report", console=Console(file=buf, width=220))
+    files = study([base / "interactive", base / "batch_variant"], base / "report", console=Console(file=buf, width=220))
     assert files["batch_vs_interactive_png"].stat().st_size > 0
     with open(files["batch_vs_interactive_csv"]) as fh:
         rows = {r["variant"]: r for r in csv.DictReader(fh)}
     assert set(rows) == {"interactive", "batch"}
-    for variant, summary in (("interactive", inter), ("batch", batch)):
+    for variant, summary in (("interactive", inter), ("batch", batch_variant)):
         want = labels(tasks_dir, variant)
         per_task = {}
         for (task, _), label in want.items():
@@ -227,4 +228,4 @@ def test_study_report_pairs_the_variants(runs, tasks_dir):
         assert int(rows[variant]["n_failed"]) == len(failed)
         for lab in C1_LABELS:
             assert float(rows[variant][lab]) == pytest.approx(failed.count(lab) / len(failed)), (variant, lab)
-    assert "Batch vs interactive (C.1)" in buf.getvalue()
+    assert "Batch variant vs interactive (C.1)" in buf.getvalue()

@@ -134,15 +134,15 @@ def test_policy_switches(tasks_dir):
     text = default.render(task, "cpp", "WA", result, 1)
     assert "hidden number is" not in text and ECHO in text  # interactive: its own stderr is its own
     assert "hidden number is 2" in FeedbackSettings(judge_message=True).render(task, "cpp", "WA", result, 1)
-    batch = FeedbackSettings(variant="batch")
-    text = batch.render(task, "cpp", "WA", result, 1)
+    batch_variant = FeedbackSettings(variant="batch")
+    text = batch_variant.render(task, "cpp", "WA", result, 1)
     assert ECHO not in text and "? 1" not in text and "-1" in text
     assert ECHO in FeedbackSettings(variant="batch", tails_from_hidden_input=True).render(task, "cpp", "WA", result, 1)
     quiet = FeedbackSettings(judge_replies=False, program_output=False, program_stderr=False)
     text = quiet.render(task, "cpp", "WA", result, 1)
     assert "What" not in text and "stderr" not in text and "Queries: 1 (budget 2)." in text
     # the policy is in the fingerprint: a resumed run never mixes feedback of two policies
-    fps = {s.fingerprint() for s in (default, batch, quiet, FeedbackSettings(judge_message=True))}
+    fps = {s.fingerprint() for s in (default, batch_variant, quiet, FeedbackSettings(judge_message=True))}
     assert len(fps) == 4
     # the variant is checked once, as bench.variant (ibench.spec.RunSpec), not again by each part
     assert not FeedbackSettings(variant="nope").problems()

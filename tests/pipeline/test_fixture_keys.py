@@ -21,7 +21,7 @@ from omegaconf import OmegaConf
 from rich.console import Console
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
-RUNS = ("default", "batch", "few_shot_refine2", "repeat_n3_judge")
+RUNS = ("default", "batch_variant", "few_shot_refine2", "repeat_n3_judge")
 WHERE = ("bench.tasks_dir=", "paths.output_dir=", "wandb.mode=", "pipeline.progress=")  # where, not what
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ibench.judge.verdict import Verdict, parse_verdict
 from ibench.languages import BY_EXTENSION
+from ibench.spec import VARIANTS, Variant
 
 from ..model import KnownSolution, TaskKind
 from .common import Collector, choices, is_number, json_type, read_json
@@ -61,13 +62,14 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
             note = ""
         early = _entry_verdict(path, name, entry, c, key="expected_early_exit") if "expected_early_exit" in entry else None
         variant = entry.get("variant", "interactive")
-        if variant not in ("interactive", "batch"):
+        if variant not in VARIANTS:
             c.error(path, f"{name}.variant", f"{variant!r}; expected \"interactive\" (the default) or \"batch\" "
-                                             "(judged with the hidden case on stdin first, InteractBench C.1)")
+                                             "(the batch variant: judged with the hidden case on stdin first, "
+                                             "InteractBench C.1)")
             variant = None
-        elif variant == "batch" and kind is not TaskKind.INTERACTIVE:
-            c.error(path, f"{name}.variant", "\"batch\" is only for stdio-interactive tasks (the hidden case "
-                                             "reaches the solver's stdin before the interaction)")
+        elif variant == Variant.BATCH and kind is not TaskKind.INTERACTIVE:
+            c.error(path, f"{name}.variant", "\"batch\" (the batch variant) is only for stdio-interactive tasks (the "
+                                             "hidden case reaches the solver's stdin before the interaction)")
             variant = None
         for key in set(entry) - {"expected", "expected_early_exit", "score", "note", "variant"}:
             c.warn(path, f"{name}.{key}", "unknown key, ignored")
