@@ -10,6 +10,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..spec import Variant
 from ..tasks.model import Case, Task
 from .executors.base import Program
 from .outcome import CaseResult
@@ -157,20 +158,27 @@ def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -
 def prefills(task: Task, settings: JudgeSettings) -> bool:
     """The batch variant (InteractBench C.1): a stdio-interactive task's solver first reads the
     hidden case on stdin, then interacts as usual. Grader-linked tasks are never given it."""
-    return settings.variant == "batch" and task.stdio_interactive
+    return settings.variant == Variant.BATCH and task.stdio_interactive
 
 
 class InteractiveGrader:
     def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
         self.settings = settings
         self.sandbox = sandbox
+        self._paths: tuple[Path, tuple[Path, Path, Path, Path]] | None = None
+
+    def _files(self, work: Path) -> tuple[Path, Path, Path, Path]:
+        """The case's files in the slot's private dir: the interactor's log, its stderr, the
+        solver's stderr and the transcript (the same paths every case)."""
+        if self._paths is None or self._paths[0] != work:
+            self._paths = (work, (work / "tout", work / "interactor.stderr", work / "solver.stderr", work / "transcript"))
+        return self._paths[1]
 
     def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
         lim = case_limits(task, self.settings, solver.time_factor)
         exe, args = solver.command_for(lim.mem_kb)
         mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
-        work = self.sandbox.private_dir()
-        tout, istderr, sstderr, transcript = (work / n for n in ("tout", "interactor.stderr", "solver.stderr", "transcript"))
+        tout, istderr, sstderr, transcript = self._files(self.sandbox.private_dir())
         for f in (tout, transcript):  # what the interactor writes: never the last case's
             try:
                 os.unlink(f)

@@ -8,6 +8,7 @@ import os
 import shutil
 import stat
 import subprocess
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -210,6 +211,7 @@ class Sandbox:
         self.pin_cpu = pin_cpu
         self._net_epoch = next(_EPOCHS)
         self._cpu: int | None = None
+        self._fixed: tuple[tuple[int, int, str], list[str]] | None = None
 
     def new_sample(self) -> None:
         """Runs from here on belong to a new sample: one that binds files of its own gets a
@@ -225,7 +227,7 @@ class Sandbox:
         machine starts the interactor and the solver side by side. Decided once per sample."""
         if self._cpu is None:
             cpus = sorted(os.sched_getaffinity(0))
-            full = self.pin_cpu and len(cpus) > 1 and busy_slots(len(cpus)) >= len(cpus)
+            full = self.pin_cpu and len(cpus) > 1 and _busy_slots_recently(len(cpus)) >= len(cpus)
             self._cpu = cpus[self.slot().index % len(cpus)] if full else -1
         return self._cpu
 
@@ -354,21 +356,31 @@ class Sandbox:
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.export is not None and req.export_to is not None:
             args += ["--export", req.export, "--export-to", _abs(req.export_to)]
-        if slot.uid != os.geteuid():  # as root, in every mode: the slot's unprivileged uid
-            args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
-        if iso.landlock:
-            args += ["--landlock"]
+        args += self._slot_args(slot)
         args += ["--cpu", str(self.case_cpu())]
-        if iso.mode == "root":
-            for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
-                              ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
-                if val:
-                    args += [name, val]
         if iso.cgroup == "none":
             # Without a memory cgroup the address-space rlimit is the only hard memory cap.
             as_kb = req.address_space_kb or (req.mem_kb + 65536)
             args += ["--as-kb", str(as_kb)]
         return parse_report(self._request(args[1:]), self.label)
+
+    def _slot_args(self, slot: Slot) -> list[str]:
+        """What every request of this slot and mode says the same way: the solver's uid, Landlock,
+        the slot's cgroups (built once)."""
+        key = (slot.index, slot.uid, self.isolation.label)
+        if self._fixed is None or self._fixed[0] != key:
+            iso, args = self.isolation, []
+            if slot.uid != os.geteuid():  # as root, in every mode: the slot's unprivileged uid
+                args += ["--uid", str(slot.uid), "--gid", str(slot.uid)]
+            if iso.landlock:
+                args += ["--landlock"]
+            if iso.mode == "root":
+                for name, val in (("--cg-mem", slot.cg_mem), ("--cg-pids", slot.cg_pids),
+                                  ("--cg-cpu", slot.cg_cpu), ("--cg-v2", slot.cg_v2)):
+                    if val:
+                        args += [name, val]
+            self._fixed = (key, args)
+        return self._fixed[1]
 
     def _request(self, args: list[str]) -> str:
         """Send one case to this slot's supervisor server and read its report. The server is
@@ -431,8 +443,24 @@ _EPOCHS = itertools.count(1)
 SHARED_EPOCH = 0  # the epoch of the slot's one box for samples that bind nothing of their own
 
 
+_BUSY: dict[int, tuple[float, int]] = {}  # enough -> (when counted, count)
+BUSY_SLOTS_TTL_S = 0.5
+
+
+def _busy_slots_recently(enough: int) -> int:
+    """busy_slots, counted at most every BUSY_SLOTS_TTL_S: a node fills and empties over
+    seconds, and counting takes a lock attempt per slot, which short samples would feel."""
+    now = time.monotonic()
+    seen = _BUSY.get(enough)
+    if seen is None or now - seen[0] > BUSY_SLOTS_TTL_S:
+        seen = (now, busy_slots(enough))
+        _BUSY[enough] = seen
+    return seen[1]
+
+
 def _abs(path: str | Path) -> str:
-    return os.path.abspath(path)
+    text = os.fspath(path)
+    return text if text.startswith("/") else os.path.abspath(text)
 
 
 def _remove_tree(path: Path) -> None:
