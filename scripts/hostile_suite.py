@@ -49,11 +49,13 @@ def forgery_rows(mode: str, work: Path) -> dict[str, dict]:
         if mode == "rlimit-root":
             cache = work / "rlimit-cache"
             j = Judge(JudgeSettings(isolation="rlimit", cache_dir=str(cache)))
-            src = tf.RLIMIT_REACH.replace("@CACHE@", str(j.cache_dir / "bin")).replace("@TAG@", str(os.getpid()))
+            src = (tf.RLIMIT_REACH.replace("@CACHE@", str(j.cache_dir / "bin")).replace("@TAG@", str(os.getpid()))
+                   .replace("@CASEFILES@", f"/dev/shm/ibench-{os.geteuid()}"))
             return tf.run_mode("root", guess, {"reach_rlimit.cpp": src, "honest_rlimit.cpp": tf.solver("/* r */")},
                                {"isolation": "rlimit", "cache_dir": str(cache)}, work)
         if mode == "rlimit":
-            src = tf.RLIMIT_REACH.replace("@CACHE@", "@HOME@/cache").replace("@TAG@", str(os.getpid()))
+            src = (tf.RLIMIT_REACH.replace("@CACHE@", "@HOME@/cache").replace("@TAG@", str(os.getpid()))
+                   .replace("@CASEFILES@", f"/dev/shm/ibench-{NOBODY}"))
             return tf.run_mode("rlimit", guess, {"reach_rlimit.cpp": src, "honest_rlimit.cpp": tf.solver("/* n */")},
                                {"isolation": "rlimit"}, work)
         rows = tf.run_mode(mode, guess, {"orphans.cpp": tf.ORPHANS, "honest1.cpp": tf.solver("/* 1 */"),
@@ -111,7 +113,8 @@ def main() -> int:
         home = Path(tempfile.mkdtemp(prefix="ibench-hostile-nobody-"))
         os.chmod(home, 0o755)
         os.chown(home, NOBODY, NOBODY)
-        sols = tb.write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols")
+        sols = tb.write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols",
+                                  case_files=f"/dev/shm/ibench-{NOBODY}")
         cmd = unprivileged_command([sys.executable, str(ROOT / "tests" / "judge" / "box_driver.py"), str(task.root),
                                     *map(str, sols.values())], home, needs=[ROOT, task.root])
         if isinstance(cmd, str):

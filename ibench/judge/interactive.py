@@ -165,20 +165,21 @@ class InteractiveGrader:
     def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
         self.settings = settings
         self.sandbox = sandbox
-        self._paths: tuple[Path, tuple[Path, Path, Path, Path]] | None = None
+        self._paths: tuple[tuple[Path, Path], tuple[Path, Path, Path, Path]] | None = None
 
-    def _files(self, work: Path) -> tuple[Path, Path, Path, Path]:
-        """The case's files in the slot's private dir: the interactor's log, its stderr, the
-        solver's stderr and the transcript (the same paths every case)."""
-        if self._paths is None or self._paths[0] != work:
-            self._paths = (work, (work / "tout", work / "interactor.stderr", work / "solver.stderr", work / "transcript"))
+    def _files(self) -> tuple[Path, Path, Path, Path]:
+        """The case's files: the interactor's log, its stderr and the transcript in the slot's
+        case-files dir, the solver's stderr in its private dir (the same paths every case)."""
+        work, mem = self.sandbox.private_dir(), self.sandbox.case_files_dir()
+        if self._paths is None or self._paths[0] != (work, mem):
+            self._paths = ((work, mem), (mem / "tout", mem / "interactor.stderr", work / "solver.stderr", mem / "transcript"))
         return self._paths[1]
 
     def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
         lim = case_limits(task, self.settings, solver.time_factor)
         exe, args = solver.command_for(lim.mem_kb)
         mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
-        tout, istderr, sstderr, transcript = self._files(self.sandbox.private_dir())
+        tout, istderr, sstderr, transcript = self._files()
         for f in (tout, transcript):  # what the interactor writes: never the last case's
             try:
                 os.unlink(f)

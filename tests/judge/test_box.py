@@ -63,6 +63,7 @@ int main() {
     report("repo-dir", can_open("@REPO@"));
     report("judge-cache", can_open("@CACHE@"));
     report("judge-runtime", can_open("@RUNTIME@"));
+    report("judge-case-files", can_open("@CASEFILES@") || can_open("@CASEFILES@/slot0/tout"));
     report("etc-passwd", can_open("/etc/passwd"));
     report("home", can_open("/home") || can_open("/root"));
     report("run", can_open("/run") || can_open("/run/lock"));
@@ -221,10 +222,12 @@ def abstract_listener():
     srv.close()
 
 
-def write_solutions(task, repo: Path, cache: str, runtime: str, out: Path) -> dict[str, Path]:
-    """The probe programs and the honest solutions, in the order the tests judge them."""
+def write_solutions(task, repo: Path, cache: str, runtime: str, out: Path,
+                    case_files: str = f"/dev/shm/ibench-{os.geteuid()}") -> dict[str, Path]:
+    """The probe programs and the honest solutions, in the order the tests judge them.
+    ``case_files``: the judge's per-case files of the interactor (host.case_files_base)."""
     case = str(task.cases[0].input_path)
-    subst = {"@CASE@": case, "@REPO@": str(repo), "@CACHE@": cache, "@RUNTIME@": runtime,
+    subst = {"@CASE@": case, "@REPO@": str(repo), "@CACHE@": cache, "@RUNTIME@": runtime, "@CASEFILES@": case_files,
              "@ABSTRACT@": ABSTRACT_NAME}
 
     def fill(src: str) -> str:
@@ -286,7 +289,8 @@ def box_run(request, repo_task, abstract_listener, tmp_path_factory):
         home = Path(tempfile.mkdtemp(prefix="ibench-nobody-"))
         os.chmod(home, 0o755)
         os.chown(home, NOBODY, NOBODY)
-        sols = write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols")
+        sols = write_solutions(task, repo, f"{home}/cache", f"/tmp/ibench-rt-{NOBODY}", home / "sols",
+                               case_files=f"/dev/shm/ibench-{NOBODY}")
         cmd = unprivileged_command([sys.executable, str(Path(__file__).with_name("box_driver.py")),
                                     str(task.root), *map(str, sols.values())], home,
                                    needs=[Path(__file__).resolve().parents[2], task.root])
@@ -315,7 +319,7 @@ def test_nothing_outside_the_allowlist_is_reachable(box_run):
     row = rows["reach.cpp"]
     assert not leaks(row), leaks(row)
     expected = {"case-file", "repo-git-head", "repo-git-objects", "repo-dir", "judge-cache", "judge-runtime",
-                "etc-passwd", "home", "run", "shell-and-git", "proc-other-processes", "host-abstract-socket",
+                "judge-case-files", "etc-passwd", "home", "run", "shell-and-git", "proc-other-processes", "host-abstract-socket",
                 "proc-net-unix", "inet-socket", "io_uring", "keyring", "unshare-user", "unshare-net",
                 "clone-newuser", "mount", "setaffinity", "ptrace-init", "write-root", "write-usr", "proc-init-mem"}
     assert expected <= helds(row), f"probes that did not report: {expected - helds(row)}"

@@ -155,6 +155,15 @@ int main() {
     int w = open("@CACHE@/ibench-forged", O_CREAT | O_WRONLY, 0644);
     report("write-cache", w >= 0);
     report("write-tmp", open("/tmp/ibench-forged-@TAG@", O_CREAT | O_WRONLY, 0644) >= 0);
+    // the interactor's own files of this case (its query log, its transcript): forging them is the
+    // kindest number of all; they live in the judge's case-files dir (host.case_files_base)
+    bool case_files = open("@CASEFILES@/forged-@TAG@", O_CREAT | O_WRONLY, 0644) >= 0;
+    for (int k = 0; k < 4; k++) {
+        std::string d = "@CASEFILES@/slot" + std::to_string(k);
+        case_files = case_files || open((d + "/tout").c_str(), O_WRONLY | O_APPEND) >= 0 ||
+                     open((d + "/forged").c_str(), O_CREAT | O_WRONLY, 0644) >= 0;
+    }
+    report("write-case-files", case_files);
     report("signal-judge", kill(getppid(), 0) == 0);
     return 0;
 }
@@ -272,7 +281,8 @@ def test_rlimit_mode_as_root_drops_root_and_cannot_touch_the_cache(tasks, tmp_pa
     cache = tmp_path / "cache"
     settings = {"isolation": "rlimit", "cache_dir": str(cache)}
     j = Judge(JudgeSettings(**settings))
-    src = RLIMIT_REACH.replace("@CACHE@", str(j.cache_dir / "bin")).replace("@TAG@", str(os.getpid()))
+    src = (RLIMIT_REACH.replace("@CACHE@", str(j.cache_dir / "bin")).replace("@TAG@", str(os.getpid()))
+           .replace("@CASEFILES@", f"/dev/shm/ibench-{os.geteuid()}"))
     rows = run_mode("root", tasks["guess"], {"reach.cpp": src, "honest.cpp": solver("/* r */")}, settings, tmp_path)
     assert not leaks(rows["reach.cpp"]), leaks(rows["reach.cpp"])
     assert rows["honest.cpp"]["verdict"] == "OK", rows["honest.cpp"]
@@ -287,7 +297,8 @@ def test_rlimit_mode_without_root_confines_writes_with_landlock(tasks, tmp_path)
 
     if not landlock_abi():
         pytest.skip("no Landlock on this kernel: rlimit mode without root is refused here (see the next test)")
-    src = RLIMIT_REACH.replace("@CACHE@", "@HOME@/cache").replace("@TAG@", str(os.getpid()))
+    src = (RLIMIT_REACH.replace("@CACHE@", "@HOME@/cache").replace("@TAG@", str(os.getpid()))
+           .replace("@CASEFILES@", f"/dev/shm/ibench-{NOBODY}"))
     rows = run_mode("rlimit", tasks["guess"], {"reach.cpp": src, "honest.cpp": solver("/* n */")},
                     {"isolation": "rlimit"}, tmp_path)
     row = rows["reach.cpp"]

@@ -233,8 +233,11 @@ class Slot:
 
     index: int
     uid: int
-    work: Path  # the judge's own: interactor files, tout, stderr captures, staged inputs
+    work: Path  # the judge's own: stderr captures, staged inputs, the interactor's working dir
     scratch: Path  # in a box only a mount point; without one the solver's working directory
+    # the judge's own: what the interactor writes each case (its log, transcript and stderr),
+    # on a memory file system where the runtime dir is on disk (case_files_base); else `work`
+    case_files: Path = Path()
     cg_mem: str | None = None
     cg_pids: str | None = None
     cg_cpu: str | None = None
@@ -268,6 +271,52 @@ def runtime_dir() -> Path:
         base = Path(tempfile.gettempdir()) / f"ibench-rt-{os.geteuid()}"
     base.mkdir(mode=0o711, parents=True, exist_ok=True)
     return base
+
+
+def fs_type(path: Path) -> str:
+    """The type of the file system ``path`` lives on (the longest mount point above it in
+    /proc/self/mounts), or "" where that cannot be read."""
+    try:
+        lines = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return ""
+    target = os.path.realpath(path)
+    best, kind = "", ""
+    for line in lines:
+        parts = line.split()
+        if len(parts) < 3:
+            continue
+        mnt = parts[1].replace("\\040", " ")
+        if (target == mnt or target.startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
+            best, kind = mnt, parts[2]
+    return kind
+
+
+@functools.lru_cache(maxsize=1)
+def case_files_base() -> Path | None:
+    """Where slots keep the files an interactor writes every case, when the runtime dir is on a
+    disk (a container's /run): /dev/shm/ibench-<uid>. Creating, truncating and removing three
+    files per case on a journaling file system is on every case's critical path (about 0.05 ms
+    here); these files are bounded (testlib's message, judge.transcript_bytes, the query log) and
+    the solver's own captures stay on disk. None (keep them beside the runtime dir) where the
+    runtime dir is memory already or configured, or /dev/shm is not a tmpfs of ours: a directory
+    another user made there, or a link, is never used."""
+    if os.environ.get("IBENCH_RUNTIME_DIR") or fs_type(runtime_dir()) == "tmpfs":
+        return None
+    shm = Path("/dev/shm")
+    if fs_type(shm) != "tmpfs":
+        return None
+    d = shm / f"ibench-{os.geteuid()}"
+    try:
+        d.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(d)
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+            return None
+        if st.st_mode & 0o7777 != 0o700:
+            os.chmod(d, 0o700)
+    except OSError:
+        return None
+    return d
 
 
 def _own(d: Path) -> None:
@@ -306,7 +355,7 @@ def busy_slots(enough: int) -> int:
 
 def acquire_slot(iso: Isolation) -> Slot:
     global _SLOT
-    if _SLOT is not None and _SLOT.work.exists():
+    if _SLOT is not None and _SLOT.work.exists() and _SLOT.case_files.exists():
         return _SLOT
     base = runtime_dir()
     locks = base / "locks"
@@ -322,10 +371,11 @@ def acquire_slot(iso: Isolation) -> Slot:
         # As root the solver is never root, whatever the mode: the slot's own unprivileged uid.
         slot = Slot(i, SLOT_UID_BASE + i if os.geteuid() == 0 else os.geteuid(),
                     base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd)
-        slot.work.mkdir(mode=0o700, exist_ok=True)
-        slot.scratch.mkdir(mode=0o700, exist_ok=True)
-        _own(slot.work)
-        _own(slot.scratch)
+        shm = case_files_base()
+        slot.case_files = shm / f"slot{i}" if shm is not None else slot.work
+        for d in (slot.work, slot.scratch, slot.case_files):
+            d.mkdir(mode=0o700, exist_ok=True)
+            _own(d)
         if os.geteuid() == 0 and not iso.box:
             os.chown(slot.scratch, slot.uid, slot.uid)  # boxless, the solver works in it
         if iso.mode == "root":

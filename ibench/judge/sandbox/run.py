@@ -253,8 +253,13 @@ class Sandbox:
         return acquire_slot(self.isolation)
 
     def private_dir(self) -> Path:
-        """This slot's directory for the trusted side's files (tout, stderr): the judge's own."""
+        """This slot's directory for the trusted side's files (stderr captures): the judge's own."""
         return self.slot().work
+
+    def case_files_dir(self) -> Path:
+        """This slot's directory for what the interactor writes each case (its log, transcript,
+        stderr): the judge's own, in memory where the host has a tmpfs for it."""
+        return self.slot().case_files
 
     def _judge_dir(self, suffix: str) -> Path:
         """A fresh directory of this slot that the judge alone writes and the solver may read:
