@@ -299,23 +299,32 @@ def case_files_base() -> Path | None:
     files per case on a journaling file system is on every case's critical path (about 0.05 ms
     here); these files are bounded (testlib's message, judge.transcript_bytes, the query log) and
     the solver's own captures stay on disk. None (keep them beside the runtime dir) where the
-    runtime dir is memory already or configured, or /dev/shm is not a tmpfs of ours: a directory
-    another user made there, or a link, is never used."""
+    runtime dir is memory already or configured, or /dev/shm is not a tmpfs."""
     if os.environ.get("IBENCH_RUNTIME_DIR") or fs_type(runtime_dir()) == "tmpfs":
         return None
     shm = Path("/dev/shm")
-    if fs_type(shm) != "tmpfs":
-        return None
-    d = shm / f"ibench-{os.geteuid()}"
+    return shm / f"ibench-{os.geteuid()}" if fs_type(shm) == "tmpfs" else None
+
+
+def _case_files_dir(slot_index: int, fallback: Path) -> Path:
+    """The slot's case-files dir, made if need be: below case_files_base when that is a
+    directory of the judge's own user (mode 0700; another user's directory there, or a link, is
+    never used: then ``fallback``)."""
+    base = case_files_base()
+    if base is None:
+        return fallback
     try:
-        d.mkdir(mode=0o700, exist_ok=True)
-        st = os.lstat(d)
+        base.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(base)
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
-            return None
+            return fallback
         if st.st_mode & 0o7777 != 0o700:
-            os.chmod(d, 0o700)
+            os.chmod(base, 0o700)
     except OSError:
-        return None
+        return fallback
+    d = base / f"slot{slot_index}"
+    d.mkdir(mode=0o700, exist_ok=True)
+    _own(d)
     return d
 
 
@@ -355,7 +364,9 @@ def busy_slots(enough: int) -> int:
 
 def acquire_slot(iso: Isolation) -> Slot:
     global _SLOT
-    if _SLOT is not None and _SLOT.work.exists() and _SLOT.case_files.exists():
+    if _SLOT is not None and _SLOT.work.exists():
+        if not _SLOT.case_files.exists():  # (a clean-up of /dev/shm took it): made again, same slot
+            _SLOT.case_files = _case_files_dir(_SLOT.index, _SLOT.work)
         return _SLOT
     base = runtime_dir()
     locks = base / "locks"
@@ -371,11 +382,10 @@ def acquire_slot(iso: Isolation) -> Slot:
         # As root the solver is never root, whatever the mode: the slot's own unprivileged uid.
         slot = Slot(i, SLOT_UID_BASE + i if os.geteuid() == 0 else os.geteuid(),
                     base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd)
-        shm = case_files_base()
-        slot.case_files = shm / f"slot{i}" if shm is not None else slot.work
-        for d in (slot.work, slot.scratch, slot.case_files):
+        for d in (slot.work, slot.scratch):
             d.mkdir(mode=0o700, exist_ok=True)
             _own(d)
+        slot.case_files = _case_files_dir(i, slot.work)
         if os.geteuid() == 0 and not iso.box:
             os.chown(slot.scratch, slot.uid, slot.uid)  # boxless, the solver works in it
         if iso.mode == "root":

@@ -254,8 +254,8 @@ static const int DENIED[] = {
 /* The filter is a search tree over the syscall numbers it has something to say about, not a
  * list: the kernel runs it for every syscall number when it is attached (to cache the ones it
  * always allows), and a list of ~50 checks made that cost ~0.1 ms, the longest step of a
- * solver's start. Each number's rule is as before (tests/judge/test_seccomp_filter.py compares
- * the two filters on every syscall). */
+ * solver's start. Each number's rule is as before (tests/judge/test_seccomp_filter.py runs this
+ * filter for every syscall number and checks each rule). */
 enum sc_rule { SC_EPERM, SC_ENOSYS, SC_CLONE, SC_SOCKET, SC_FCNTL };
 struct sc_entry { unsigned nr; enum sc_rule rule; };
 #define SC_MAX_INSNS 320
