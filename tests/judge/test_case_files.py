@@ -10,24 +10,15 @@ import shutil
 from pathlib import Path
 
 import pytest
-from judge_fixtures import build_guess_task, make_public, public_dir, solver
+from judge_fixtures import solver
 
 from ibench.judge import Judge, JudgeSettings
 from ibench.judge.sandbox import host
-from ibench.tasks.load import load_task
 
 
-@pytest.fixture(scope="module")
-def guess():
-    base = public_dir("ibench-case-files-")
-    task = load_task(build_guess_task(base))
-    make_public(base)
-    yield task
-
-
-def test_a_removed_case_files_dir_is_made_again_for_the_same_slot(guess):
+def test_a_removed_case_files_dir_is_made_again_for_the_same_slot(guess_task):
     judge = Judge(JudgeSettings())
-    first = judge.judge(guess, solver("/* a */"), "cpp")
+    first = judge.judge(guess_task, solver("/* a */"), "cpp")
     assert first.verdict.value == "OK", first.message
     slot = judge.sandbox.slot()
     files = judge.sandbox.case_files_dir()
@@ -36,7 +27,7 @@ def test_a_removed_case_files_dir_is_made_again_for_the_same_slot(guess):
         pytest.skip("the case files live beside the runtime dir on this host")
     assert files.parent == host.case_files_base() and files.name == f"slot{slot.index}"
     shutil.rmtree(files)
-    again = judge.judge(guess, solver("/* b */"), "cpp")
+    again = judge.judge(guess_task, solver("/* b */"), "cpp")
     assert again.verdict.value == "OK", again.message
     assert judge.sandbox.slot().index == slot.index
     assert (judge.sandbox.case_files_dir() / "tout").exists()

@@ -328,6 +328,14 @@ def _case_files_dir(slot_index: int, fallback: Path) -> Path:
     return d
 
 
+def slot_case_files(slot: Slot) -> Path:
+    """The slot's case-files dir; made again for the same slot where a clean-up of /dev/shm
+    took it (taking another slot would keep this one's lock held)."""
+    if slot.case_files != slot.work and not slot.case_files.exists():
+        slot.case_files = _case_files_dir(slot.index, slot.work)
+    return slot.case_files
+
+
 def _own(d: Path) -> None:
     """A slot dir as the judge's own, whatever an earlier run left there: a directory (not a
     link) owned by the judge's user, mode 0700, so no solver of any slot can write it."""
@@ -365,8 +373,6 @@ def busy_slots(enough: int) -> int:
 def acquire_slot(iso: Isolation) -> Slot:
     global _SLOT
     if _SLOT is not None and _SLOT.work.exists():
-        if not _SLOT.case_files.exists():  # (a clean-up of /dev/shm took it): made again, same slot
-            _SLOT.case_files = _case_files_dir(_SLOT.index, _SLOT.work)
         return _SLOT
     base = runtime_dir()
     locks = base / "locks"

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .host import Isolation, Slot, acquire_slot, busy_slots, detect_isolation, runtime_binds
+from .host import Isolation, Slot, acquire_slot, busy_slots, detect_isolation, runtime_binds, slot_case_files
 
 SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
 
@@ -259,7 +259,7 @@ class Sandbox:
     def case_files_dir(self) -> Path:
         """This slot's directory for what the interactor writes each case (its log, transcript,
         stderr): the judge's own, in memory where the host has a tmpfs for it."""
-        return self.slot().case_files
+        return slot_case_files(self.slot())
 
     def _judge_dir(self, suffix: str) -> Path:
         """A fresh directory of this slot that the judge alone writes and the solver may read:

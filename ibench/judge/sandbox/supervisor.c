@@ -1530,6 +1530,19 @@ static void usage(void) {
     die("bad arguments");
 }
 
+/* "dir|value" of the last limit written, so an unchanged one is not written again; a pair too
+ * long to keep is never taken as the same. */
+static int same_limit(const char *last, size_t size, const char *dir, const char *value) {
+    char now[4200];
+    int n = snprintf(now, sizeof now, "%s|%s", dir, value);
+    return n > 0 && (size_t)n < sizeof now && (size_t)n < size && strcmp(now, last) == 0;
+}
+
+static void remember_limit(char *last, size_t size, const char *dir, const char *value) {
+    int n = snprintf(last, size, "%s|%s", dir, value);
+    if (n < 0 || (size_t)n >= size) last[0] = 0;
+}
+
 static int run_case(int argc, char **argv);
 
 /* A new epoch (sample): the server moves into a fresh network namespace, with no interfaces but
@@ -1766,25 +1779,28 @@ static int run_case(int argc, char **argv) {
     if (opt.cg_pids || opt.cg_v2) kill_cgroup_but(opt.cg_pids ? opt.cg_pids : opt.cg_v2, zy.pid);
     /* Reset the slot's cgroup counters and set its limits for this case. */
     char num[64];
-    /* The limits are written when they differ from the last case's of this server (the one
-     * writer of its slot's cgroups for as long as it holds the slot); the counters every time. */
-    static long long last_mem_bytes = -1, last_nproc = -1;
+    /* The limits are written when they differ from the last ones this server wrote to the same
+     * cgroup (it is the one writer of its slot's cgroups; a process that moves to another slot
+     * keeps its server, so the cgroup is part of what is compared); the counters every time. */
+    static char last_mem[4200], last_pids[4200];
     if (opt.cg_mem) {
-        if (opt.mem_kb * 1024LL != last_mem_bytes) {
-            last_mem_bytes = -1;
-            snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
+        snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
+        if (!same_limit(last_mem, sizeof last_mem, opt.cg_mem, num)) {
+            last_mem[0] = 0;
             write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", "-1");
             if (write_file(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
             write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
-            last_mem_bytes = opt.mem_kb * 1024LL;
+            remember_limit(last_mem, sizeof last_mem, opt.cg_mem, num);
         }
         write_file(opt.cg_mem, "memory.max_usage_in_bytes", "0");
     }
-    if (opt.cg_pids && opt.nproc != last_nproc) {
-        last_nproc = -1;
+    if (opt.cg_pids) {
         snprintf(num, sizeof num, "%ld", opt.nproc);
-        if (write_file(opt.cg_pids, "pids.max", num) < 0) die("pids.max");
-        last_nproc = opt.nproc;
+        if (!same_limit(last_pids, sizeof last_pids, opt.cg_pids, num)) {
+            last_pids[0] = 0;
+            if (write_file(opt.cg_pids, "pids.max", num) < 0) die("pids.max");
+            remember_limit(last_pids, sizeof last_pids, opt.cg_pids, num);
+        }
     }
     if (opt.cg_cpu && write_file(opt.cg_cpu, "cpuacct.usage", "0") < 0) die("cpuacct.usage");
     long long oom_before = opt.cg_mem ? read_key(opt.cg_mem, "memory.oom_control", "oom_kill") : -1;
