@@ -40,7 +40,10 @@ def _read(path: Path) -> bytes | None:
     except OSError:
         return None
     try:
-        chunks = []
+        data = os.read(fd, 65536)
+        if len(data) < 65536:  # a short read of a regular file is its end
+            return data
+        chunks = [data]
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
         return b"".join(chunks)
@@ -166,28 +169,30 @@ class InteractiveGrader:
         self.settings = settings
         self.sandbox = sandbox
         self._paths: tuple[tuple[Path, Path], tuple[Path, Path, Path, Path]] | None = None
+        self._template: tuple | None = None  # (task, solver, interactor, files, request, limits, mem_kb)
 
     def _files(self) -> tuple[Path, Path, Path, Path]:
         """The case's files: the interactor's log, its stderr and the transcript in the slot's
         case-files dir, the solver's stderr in its private dir (the same paths every case)."""
-        work, mem = self.sandbox.private_dir(), self.sandbox.case_files_dir()
+        work, mem = self.sandbox.case_dirs()
         if self._paths is None or self._paths[0] != (work, mem):
             self._paths = ((work, mem), (mem / "tout", mem / "interactor.stderr", work / "solver.stderr", mem / "transcript"))
         return self._paths[1]
 
-    def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
+    def _request(self, task: Task, solver: Program, interactor: Path, files: tuple[Path, Path, Path, Path]
+                 ) -> tuple[RunRequest, Limits, int]:
+        """The request every case of this sample sends but for its case file, built once per
+        (task, program, interactor, files): a sample's cases differ in nothing else."""
+        t = self._template
+        if t is not None and t[0] is task and t[1] is solver and t[2] == interactor and t[3] == files:
+            return t[4], t[5], t[6]
+        tout, istderr, sstderr, transcript = files
         lim = case_limits(task, self.settings, solver.time_factor)
         exe, args = solver.command_for(lim.mem_kb)
         mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
-        tout, istderr, sstderr, transcript = self._files()
-        for f in (tout, transcript):  # what the interactor writes: never the last case's
-            try:
-                os.unlink(f)
-            except FileNotFoundError:
-                pass
         req = RunRequest(
             solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
-            interactor=interactor, case=case.input_path, prefill=case.input_path if prefills(task, self.settings) else None,
+            interactor=interactor,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
             interactor_args=["/dev/fd/3", str(tout)],
@@ -202,6 +207,20 @@ class InteractiveGrader:
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
+        self._template = (task, solver, interactor, files, req, lim, mem_kb)
+        return req, lim, mem_kb
+
+    def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
+        files = self._files()
+        tout, istderr, sstderr, transcript = files
+        for f in (tout, transcript):  # what the interactor writes: never the last case's
+            try:
+                os.unlink(f)
+            except FileNotFoundError:
+                pass
+        template, lim, mem_kb = self._request(task, solver, interactor, files)
+        req = template.with_files(case=case.input_path,
+                                  prefill=case.input_path if prefills(task, self.settings) else None)
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
         message = verdict_message(tail(istderr, STDERR_READ, r.interactor_stderr_bytes), MESSAGE_LIMIT)

@@ -243,7 +243,8 @@ def test_prefill_in_a_one_case_box(sum_task, monkeypatch):
     if not judge.sandbox.boxed:
         pytest.skip(f"no box on this host: {judge.sandbox.warnings}")
 
-    def one_shot(self, args):
+    def one_shot(self, payload: bytes):
+        args = payload.decode().split("\0")[:-2]  # every argument ends with a NUL, the request with one more
         return subprocess.run([str(self.supervisor), *args], capture_output=True, text=True, timeout=60).stdout
 
     monkeypatch.setattr(Sandbox, "_request", one_shot)

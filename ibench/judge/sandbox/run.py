@@ -74,6 +74,29 @@ class RunRequest:
     box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)
     address_space_kb: int | None = None  # only where no cgroup limits memory
 
+    VARYING = frozenset({"case", "prefill", "stdin", "stdout", "export_to"})  # a case's own files
+
+    def fixed_key(self) -> tuple:
+        """Everything the request says but its per-case files (of those, only whether each is
+        given): equal keys mean equal arguments but for those files. Kept once computed: a
+        request is not changed after its first run, but through with_files()."""
+        key = self.__dict__.get("_fixed_key")
+        if key is None:
+            key = tuple((v is None) if k in self.VARYING else tuple(v) if type(v) is list else v
+                        for k, v in self.__dict__.items() if k != "_fixed_key")
+            self.__dict__["_fixed_key"] = key
+        return key
+
+    def with_files(self, **files: Path | None) -> "RunRequest":
+        """This request for another case: the same in all but the given VARYING files."""
+        assert self.VARYING.issuperset(files), f"not a per-case file: {set(files) - self.VARYING}"
+        other = object.__new__(RunRequest)
+        other.__dict__.update(self.__dict__)
+        if "_fixed_key" in other.__dict__ and any((self.__dict__[k] is None) != (v is None) for k, v in files.items()):
+            del other.__dict__["_fixed_key"]  # which files are given is part of the key
+        other.__dict__.update(files)
+        return other
+
 
 @dataclass
 class ProcReport:
@@ -148,51 +171,53 @@ class RunReport:
 
 
 def parse_report(text: str, sandbox: str) -> RunReport:
-    kv: dict[str, str] = {}
-    for line in text.split("\n"):
-        k, sep, v = line.partition("=")
-        if sep:
-            kv[k] = v
+    kv = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    get = kv.get
 
     def proc(prefix: str) -> ProcReport | None:
-        if f"{prefix}_killed" not in kv:
+        killed = get(prefix + "_killed")
+        if killed is None:
             return None
+        code, sig = get(prefix + "_exit"), get(prefix + "_signal")
         return ProcReport(
-            exit_code=int(kv[f"{prefix}_exit"]) if f"{prefix}_exit" in kv else None,
-            signal=int(kv[f"{prefix}_signal"]) if f"{prefix}_signal" in kv else None,
-            cpu_us=int(kv.get(f"{prefix}_cpu_us", 0)),
-            maxrss_kb=int(kv.get(f"{prefix}_maxrss_kb", 0)),
-            killed=kv.get(f"{prefix}_killed", "none"),
-            wall_us=int(kv.get(f"{prefix}_wall_us", 0)),
+            exit_code=int(code) if code is not None else None,
+            signal=int(sig) if sig is not None else None,
+            cpu_us=int(get(prefix + "_cpu_us", 0)),
+            maxrss_kb=int(get(prefix + "_maxrss_kb", 0)),
+            killed=killed,
+            wall_us=int(get(prefix + "_wall_us", 0)),
         )
 
     def opt_int(key: str) -> int | None:
-        return int(kv[key]) if key in kv and kv[key].lstrip("-").isdigit() and int(kv[key]) >= 0 else None
+        v = get(key)
+        return int(v) if v is not None and v.isdigit() else None  # a negative figure: not measured
+
+    def flag(key: str) -> bool | None:
+        v = get(key)
+        return None if v is None else v == "1"
 
     return RunReport(
         solver=proc("solver") or ProcReport(),
         interactor=proc("interactor"),
-        wall_us=int(kv.get("wall_us", 0)),
-        wall_timeout=kv.get("wall_timeout") == "1",
-        first_exit=kv.get("first_exit", "none"),
+        wall_us=int(get("wall_us", 0)),
+        wall_timeout=get("wall_timeout") == "1",
+        first_exit=get("first_exit", "none"),
         solver_cpu_at_interactor_exit_us=opt_int("solver_cpu_at_interactor_exit_us"),
         cg_cpu_us=opt_int("cg_cpu_us"),
         cg_peak_kb=opt_int("cg_peak_kb"),
-        oom_killed=kv.get("cg_oom") == "1",
-        solver_runnable_at_kill=(kv["solver_runnable_at_kill"] == "1") if "solver_runnable_at_kill" in kv else None,
-        interactor_runnable_at_kill=((kv["interactor_runnable_at_kill"] == "1")
-                                     if "interactor_runnable_at_kill" in kv else None),
-        solver_exiting_at_interactor_exit=((kv["solver_exiting_at_interactor_exit"] == "1")
-                                           if "solver_exiting_at_interactor_exit" in kv else None),
-        setup_error=kv.get("setup_error", ""),
+        oom_killed=get("cg_oom") == "1",
+        solver_runnable_at_kill=flag("solver_runnable_at_kill"),
+        interactor_runnable_at_kill=flag("interactor_runnable_at_kill"),
+        solver_exiting_at_interactor_exit=flag("solver_exiting_at_interactor_exit"),
+        setup_error=get("setup_error", ""),
         sandbox=sandbox,
-        prefill=kv.get("prefill", ""),
+        prefill=get("prefill", ""),
         prefill_bytes=opt_int("prefill_bytes"),
         others_cpu_us=opt_int("solver_others_cpu_us") or 0,
         others_maxrss_kb=opt_int("solver_others_maxrss_kb") or 0,
         tmpfs_kb=opt_int("box_tmpfs_kb") or 0,
         solver_output_pending=opt_int("solver_output_pending"),
-        solver_blocked_writing=(kv["solver_blocked_writing"] == "1") if "solver_blocked_writing" in kv else None,
+        solver_blocked_writing=flag("solver_blocked_writing"),
         solver_rss_at_kill_kb=opt_int("solver_rss_at_kill_kb"),
         solver_stderr_bytes=opt_int("solver_stderr_bytes"),
         interactor_stderr_bytes=opt_int("interactor_stderr_bytes"),
@@ -212,6 +237,7 @@ class Sandbox:
         self._net_epoch = next(_EPOCHS)
         self._cpu: int | None = None
         self._fixed: tuple[tuple[int, int, str], list[str]] | None = None
+        self._payloads: dict[tuple, bytes] = {}
 
     def new_sample(self) -> None:
         """Runs from here on belong to a new sample: one that binds files of its own gets a
@@ -261,6 +287,11 @@ class Sandbox:
         stderr): the judge's own, in memory where the host has a tmpfs for it."""
         return slot_case_files(self.slot())
 
+    def case_dirs(self) -> tuple[Path, Path]:
+        """private_dir() and case_files_dir() with one look at the slot (a case's hot path)."""
+        slot = self.slot()
+        return slot.work, slot_case_files(slot)
+
     def _judge_dir(self, suffix: str) -> Path:
         """A fresh directory of this slot that the judge alone writes and the solver may read:
         removed (never following a link) and re-created on every call."""
@@ -297,13 +328,16 @@ class Sandbox:
     def scratch_dir(self) -> Path:
         """The host side of the solver's working directory. In a box it is only the mount point
         the box is built on and stays empty; without one it is emptied before every run."""
-        d = self.slot().scratch
+        return self._scratch(self.slot())
+
+    def _scratch(self, slot: Slot) -> Path:
+        d = slot.scratch
         if not self.boxed:
             for entry in os.scandir(d):
                 _remove_tree(Path(entry.path))
         # Boxless as root, the solver (the slot's uid) works in it; in a box it is the judge's.
         # One process may judge in both modes, so the owner is set for the mode of this run.
-        owner = self.slot().uid if not self.boxed else os.geteuid()
+        owner = slot.uid if not self.boxed else os.geteuid()
         if os.geteuid() == 0 and os.lstat(d).st_uid != owner:
             os.chown(d, owner, owner, follow_symlinks=False)
         return d
@@ -314,9 +348,29 @@ class Sandbox:
         filled it. Every path is made absolute: the slot's supervisor server keeps the working
         directory it was started in, which need not be this process's any more."""
         slot = self.slot()
+        scratch = slot.scratch if keep_scratch else self._scratch(slot)
+        epoch = self._net_epoch if req.binds and req.export is None else SHARED_EPOCH
+        # A sample's cases differ only in their files: what else the request says is encoded once.
+        key = (req.fixed_key(), solver_stderr, interactor_stderr, scratch, slot.index, self.isolation.label,
+               epoch, self.case_cpu())
+        fixed = self._payloads.get(key)
+        if fixed is None:
+            if len(self._payloads) >= 64:
+                self._payloads.clear()
+            fixed = self._payloads[key] = _encode(self._fixed_args(req, slot, scratch, solver_stderr,
+                                                                   interactor_stderr, epoch))
+        varying = []
+        for flag, path in (("--case", req.case), ("--prefill", req.prefill), ("--stdin", req.stdin),
+                           ("--stdout", req.stdout), ("--export-to", req.export_to)):
+            if path is not None:
+                varying += [flag, _abs(path)]
+        return parse_report(self._request(fixed + _encode(varying) + b"\0"), self.label)
+
+    def _fixed_args(self, req: RunRequest, slot: Slot, scratch: Path, solver_stderr: Path | None,
+                    interactor_stderr: Path | None, epoch: int) -> list[str]:
+        """The request's arguments but for its per-case files (RunRequest.VARYING)."""
         iso = self.isolation
-        scratch = slot.scratch if keep_scratch else self.scratch_dir()
-        args = [str(self.supervisor), "--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
+        args = ["--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
                 "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms),
                 "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
@@ -331,27 +385,17 @@ class Sandbox:
             args += ["--stderr", _abs(solver_stderr)]
         if req.interactor is not None:
             args += ["--interactor", _abs(req.interactor), "--interactor-dir", _abs(slot.work)]
-            if req.case is not None:
-                args += ["--case", _abs(req.case)]
-            if req.prefill is not None:
-                args += ["--prefill", _abs(req.prefill)]
             for a in req.interactor_args:
                 args += ["--iarg", a]
             for e in req.interactor_env:
                 args += ["--ienv", e]
             if interactor_stderr is not None:
                 args += ["--interactor-stderr", _abs(interactor_stderr)]
-        else:
-            if req.stdin is not None:
-                args += ["--stdin", _abs(req.stdin)]
-            if req.stdout is not None:
-                args += ["--stdout", _abs(req.stdout)]
         if iso.box:
             # The box (and its network namespace) outlives a sample where nothing of the sample
             # is bound into it: its init resets it after every case, and the next sample's
             # program and limits come with the case. A sample whose own files are bound in (a
             # staged script, classes: re-created for each sample) gets a box of its own.
-            epoch = self._net_epoch if req.binds and req.export is None else SHARED_EPOCH
             args += ["--userns" if iso.mode == "userns" else "--box", "--workdir", self.BOX_WORKDIR,
                      "--net-epoch", str(epoch)]
             if req.box_kb:
@@ -360,14 +404,14 @@ class Sandbox:
             for host, inside in dict.fromkeys(binds):
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.export is not None and req.export_to is not None:
-            args += ["--export", req.export, "--export-to", _abs(req.export_to)]
+            args += ["--export", req.export]
         args += self._slot_args(slot)
         args += ["--cpu", str(self.case_cpu())]
         if iso.cgroup == "none":
             # Without a memory cgroup the address-space rlimit is the only hard memory cap.
             as_kb = req.address_space_kb or (req.mem_kb + 65536)
             args += ["--as-kb", str(as_kb)]
-        return parse_report(self._request(args[1:]), self.label)
+        return args
 
     def _slot_args(self, slot: Slot) -> list[str]:
         """What every request of this slot and mode says the same way: the solver's uid, Landlock,
@@ -387,12 +431,11 @@ class Sandbox:
             self._fixed = (key, args)
         return self._fixed[1]
 
-    def _request(self, args: list[str]) -> str:
+    def _request(self, payload: bytes) -> str:
         """Send one case to this slot's supervisor server and read its report. The server is
         started on first use and restarted if it died (its report then says why). It is one
         per process, as the slot is: every judge of the process shares it, so the box it keeps
         for a sample never sits in the slot's cgroups while another judge runs a case there."""
-        payload = b"".join(a.encode() + b"\0" for a in args) + b"\0"
         for attempt in range(2):
             server = _SERVER.get("proc")
             if server is None or _SERVER.get("owner") != os.getpid() or server.poll() is not None:
@@ -461,6 +504,11 @@ def _busy_slots_recently(enough: int) -> int:
         seen = (now, busy_slots(enough))
         _BUSY[enough] = seen
     return seen[1]
+
+
+def _encode(args: list[str]) -> bytes:
+    """Arguments as the server reads them: each ended by a NUL (a request ends with one more)."""
+    return "\0".join(args).encode() + b"\0" if args else b""
 
 
 def _abs(path: str | Path) -> str:
