@@ -89,3 +89,18 @@ def test_each_sample_gets_its_own_limits_in_a_shared_box(guess):
     assert judge.judge(small, BIG_HEAP, "cpp").verdict.value == "MLE"
     assert judge.judge(guess, BIG_HEAP, "cpp").verdict.value == "OK"
     assert box is not None and zygote_pid() == box  # the limits changed, the box did not
+
+
+def test_every_case_of_a_shared_box_starts_its_solver_with_the_same_pid(guess):
+    """The box's PID counter is set back before each case: a pid never tells a solver how many
+    cases (or processes) came before it in the box."""
+    judge = Judge(JudgeSettings(all_cases=True))
+    if not judge.sandbox.boxed:
+        pytest.skip(f"no box on this host: {judge.sandbox.warnings}")
+    tells = solver('fprintf(stderr, "pid=%d\\n", (int)getpid());').replace(
+        "#include <bits/stdc++.h>", "#include <bits/stdc++.h>\n#include <unistd.h>")
+    first = judge.judge(guess, tells, "cpp")
+    again = judge.judge(guess, tells, "cpp")  # the next sample, the same box
+    pids = {c.solver_stderr_tail.strip() for r in (first, again) for c in r.cases}
+    assert first.verdict.value == "OK" and again.verdict.value == "OK", (first.message, again.message)
+    assert len(first.cases) > 1 and len(pids) == 1, pids

@@ -123,8 +123,11 @@ static cpu_set_t server_cpus;  /* what the server may use (at its start): `--cpu
 /* Where this process and what it forks run: one CPU (a full node: solver and interactor trade a
  * core, judges side by side do not slow each other) or all of the server's (an idle one: the
  * interactor and the solver start side by side, as two processes anywhere would). */
+static long cpu_applied = -3;  /* the last `cpu` this process applied to itself */
+
 static void set_cpu(long cpu) {
-    if (cpu < -1) return;
+    if (cpu < -1 || cpu == cpu_applied) return;
+    cpu_applied = cpu;
     cpu_set_t one;
     CPU_ZERO(&one);
     if (cpu >= 0) CPU_SET((int)cpu, &one);
@@ -170,16 +173,76 @@ static int read_file(const char *dir, const char *name, char *buf, size_t size) 
     return 0;
 }
 
+/* The server's control files (the slot's cgroup limits and counters, its own children list)
+ * stay open for its life and are read and written at offset 0: every case uses the same few,
+ * and on a virtual machine an open and a close cost more than the access itself. An access that
+ * fails on a kept descriptor (the cgroup was removed and made again) is tried once more on a
+ * fresh one. Only the process that opened them uses them: the box's init and every child use
+ * write_file/read_file (a child that closed its inherited descriptors must never write through
+ * a number that now names something else). */
+#define CTL_KEPT 24
+static struct { char path[512]; int flags; int fd; } ctl_kept[CTL_KEPT];
+static int ctl_n;
+
+static int ctl_open(const char *path, int flags, int fresh, int *kept) {
+    for (int i = 0; i < ctl_n; i++)
+        if (ctl_kept[i].flags == flags && strcmp(ctl_kept[i].path, path) == 0) {
+            if (!fresh) {
+                *kept = 1;
+                return ctl_kept[i].fd;
+            }
+            close(ctl_kept[i].fd);
+            ctl_kept[i] = ctl_kept[--ctl_n];
+            break;
+        }
+    int fd = open(path, flags | O_CLOEXEC);
+    *kept = fd >= 0 && ctl_n < CTL_KEPT && strlen(path) < sizeof ctl_kept[0].path;
+    if (*kept) {
+        snprintf(ctl_kept[ctl_n].path, sizeof ctl_kept[0].path, "%s", path);
+        ctl_kept[ctl_n].flags = flags;
+        ctl_kept[ctl_n++].fd = fd;
+    }
+    return fd;
+}
+
+static int ctl_write(const char *dir, const char *name, const char *value) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    ssize_t n = -1;
+    for (int fresh = 0; fresh < 2 && n < 0; fresh++) {
+        int kept, fd = ctl_open(path, O_WRONLY, fresh, &kept);
+        if (fd < 0) return -1;
+        n = pwrite(fd, value, strlen(value), 0);
+        if (!kept) close(fd);
+    }
+    return n < 0 ? -1 : 0;
+}
+
+static int ctl_read(const char *dir, const char *name, char *buf, size_t size) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    ssize_t n = -1;
+    for (int fresh = 0; fresh < 2 && n < 0; fresh++) {
+        int kept, fd = ctl_open(path, O_RDONLY, fresh, &kept);
+        if (fd < 0) return -1;
+        n = pread(fd, buf, size - 1, 0);
+        if (!kept) close(fd);
+    }
+    if (n < 0) return -1;
+    buf[n] = 0;
+    return 0;
+}
+
 static long long read_ll(const char *dir, const char *name) {
     char buf[256];
-    if (!dir || read_file(dir, name, buf, sizeof buf) < 0) return -1;
+    if (!dir || ctl_read(dir, name, buf, sizeof buf) < 0) return -1;
     return atoll(buf);
 }
 
 /* Value of "key N" inside a flat-keyed control file (memory.oom_control, memory.events, cpu.stat). */
 static long long read_key(const char *dir, const char *name, const char *key) {
     char buf[8192];
-    if (!dir || read_file(dir, name, buf, sizeof buf) < 0) return -1;
+    if (!dir || ctl_read(dir, name, buf, sizeof buf) < 0) return -1;
     size_t kl = strlen(key);
     for (char *line = buf; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
         if (strncmp(line, key, kl) == 0 && line[kl] == ' ') return atoll(line + kl + 1);
@@ -193,7 +256,7 @@ static void kill_cgroup_but(const char *dir, pid_t keep) {
     if (!dir) return;
     for (int round = 0; round < 200; round++) {
         char buf[65536];
-        if (read_file(dir, "cgroup.procs", buf, sizeof buf) < 0) return;
+        if (ctl_read(dir, "cgroup.procs", buf, sizeof buf) < 0) return;
         int others = 0;
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
@@ -966,11 +1029,9 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
         box_kill_requested = 0;
         /* Every case's solver gets the same pid: the PID counter of the sample's box must not
          * carry a value from one case to the next. */
-        int lp = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
-        if (lp >= 0) {
-            (void)!write(lp, "1", 1);
-            close(lp);
-        }
+        static int lp = -2;  /* the box's own counter, kept open from its first case */
+        if (lp == -2) lp = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+        if (lp >= 0) (void)!pwrite(lp, "1", 1, 0);
         struct solver_spawn sp = {fds[0], fds[1], fds[2], fds[4], fds[3]};
         pid_t pid = clone(solver_child, solver_stack + sizeof solver_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, &sp);
         if (pid < 0) _exit(125);
@@ -1360,7 +1421,7 @@ static int proc_runnable(pid_t pid) {
 
 static int group_runnable(pid_t main_pid, const char *cgdir) {
     char buf[65536];
-    if (cgdir && read_file(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
+    if (cgdir && ctl_read(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
             if (pid > 0 && proc_runnable((pid_t)pid)) return 1;
@@ -1787,33 +1848,33 @@ static int run_case(int argc, char **argv) {
         snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
         if (!same_limit(last_mem, sizeof last_mem, opt.cg_mem, num)) {
             last_mem[0] = 0;
-            write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", "-1");
-            if (write_file(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
-            write_file(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
+            ctl_write(opt.cg_mem, "memory.memsw.limit_in_bytes", "-1");
+            if (ctl_write(opt.cg_mem, "memory.limit_in_bytes", num) < 0) die("memory.limit_in_bytes");
+            ctl_write(opt.cg_mem, "memory.memsw.limit_in_bytes", num);  /* absent without swap accounting */
             remember_limit(last_mem, sizeof last_mem, opt.cg_mem, num);
         }
-        write_file(opt.cg_mem, "memory.max_usage_in_bytes", "0");
+        ctl_write(opt.cg_mem, "memory.max_usage_in_bytes", "0");
     }
     if (opt.cg_pids) {
         snprintf(num, sizeof num, "%ld", opt.nproc);
         if (!same_limit(last_pids, sizeof last_pids, opt.cg_pids, num)) {
             last_pids[0] = 0;
-            if (write_file(opt.cg_pids, "pids.max", num) < 0) die("pids.max");
+            if (ctl_write(opt.cg_pids, "pids.max", num) < 0) die("pids.max");
             remember_limit(last_pids, sizeof last_pids, opt.cg_pids, num);
         }
     }
-    if (opt.cg_cpu && write_file(opt.cg_cpu, "cpuacct.usage", "0") < 0) die("cpuacct.usage");
+    if (opt.cg_cpu && ctl_write(opt.cg_cpu, "cpuacct.usage", "0") < 0) die("cpuacct.usage");
     long long oom_before = opt.cg_mem ? read_key(opt.cg_mem, "memory.oom_control", "oom_kill") : -1;
     long long oom_before_v2 = opt.cg_v2 ? read_key(opt.cg_v2, "memory.events", "oom_kill") : -1;
     long long cpu_before_v2 = opt.cg_v2 ? read_key(opt.cg_v2, "cpu.stat", "usage_usec") : -1;
     long long cg_v2_base = cpu_before_v2 > 0 ? cpu_before_v2 : 0;
     if (opt.cg_v2) {
         snprintf(num, sizeof num, "%ld", opt.mem_kb * 1024);
-        if (write_file(opt.cg_v2, "memory.max", num) < 0) die("memory.max");
-        write_file(opt.cg_v2, "memory.swap.max", "0");
-        write_file(opt.cg_v2, "memory.peak", "0");  /* resettable on recent kernels */
+        if (ctl_write(opt.cg_v2, "memory.max", num) < 0) die("memory.max");
+        ctl_write(opt.cg_v2, "memory.swap.max", "0");
+        ctl_write(opt.cg_v2, "memory.peak", "0");  /* resettable on recent kernels */
         snprintf(num, sizeof num, "%ld", opt.nproc);
-        write_file(opt.cg_v2, "pids.max", num);
+        ctl_write(opt.cg_v2, "pids.max", num);
     }
     sol.cg_v2_base_us = cg_v2_base;
     int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -1825,10 +1886,11 @@ static int run_case(int argc, char **argv) {
     int mem_tfd = (!opt.cg_mem && !opt.cg_v2) ? timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC) : -1;
     if (sfd < 0 || tfd < 0 || cpu_tfd < 0) die("signalfd/timerfd");
     long long rss_at_kill_kb = -1;
-    long cpus = 1;
-    {
+    static long cpus = 0, cpus_for = -4;  /* how many CPUs this process may use (per affinity set) */
+    if (cpus == 0 || cpus_for != cpu_applied) {
         cpu_set_t cs;
-        if (sched_getaffinity(0, sizeof cs, &cs) == 0 && CPU_COUNT(&cs) > 0) cpus = CPU_COUNT(&cs);
+        cpus = sched_getaffinity(0, sizeof cs, &cs) == 0 && CPU_COUNT(&cs) > 0 ? CPU_COUNT(&cs) : 1;
+        cpus_for = cpu_applied;
     }
     int exe_fd = open(opt.solver, O_PATH | O_CLOEXEC);
     if (exe_fd < 0) die("open solver");
@@ -2093,11 +2155,9 @@ static int run_case(int argc, char **argv) {
         kill_cgroup(opt.cg_mem);
     }
     for (;;) {
-        char path[128], buf[4096];
-        snprintf(path, sizeof path, "/proc/self/task/%d/children", getpid());
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
-        if (fd >= 0) close(fd);
+        char dir[64], buf[4096];
+        snprintf(dir, sizeof dir, "/proc/self/task/%d", getpid());
+        ssize_t n = ctl_read(dir, "children", buf, sizeof buf) == 0 ? (ssize_t)strlen(buf) : -1;
         if (n > 0) {
             buf[n] = 0;
             int others = 0;
