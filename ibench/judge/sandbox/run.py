@@ -336,10 +336,14 @@ class Sandbox:
             for entry in os.scandir(d):
                 _remove_tree(Path(entry.path))
         # Boxless as root, the solver (the slot's uid) works in it; in a box it is the judge's.
-        # One process may judge in both modes, so the owner is set for the mode of this run.
-        owner = slot.uid if not self.boxed else os.geteuid()
-        if os.geteuid() == 0 and os.lstat(d).st_uid != owner:
-            os.chown(d, owner, owner, follow_symlinks=False)
+        # One process may judge in both modes, so the owner is set for the mode of this run (and
+        # remembered: only this process's runs change it, a solver cannot give a dir away).
+        euid = os.geteuid()
+        owner = slot.uid if not self.boxed else euid
+        if euid == 0 and _SCRATCH_OWNER.get(d) != owner:
+            if os.lstat(d).st_uid != owner:
+                os.chown(d, owner, owner, follow_symlinks=False)
+            _SCRATCH_OWNER[d] = owner
         return d
 
     def run(self, req: RunRequest, solver_stderr: Path | None = None,
@@ -438,10 +442,10 @@ class Sandbox:
         for a sample never sits in the slot's cgroups while another judge runs a case there."""
         for attempt in range(2):
             server = _SERVER.get("proc")
-            if server is None or _SERVER.get("owner") != os.getpid() or server.poll() is not None:
+            if server is None or server.poll() is not None:
                 server = subprocess.Popen([str(self.supervisor), "--server"], stdin=subprocess.PIPE,
                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-                _SERVER.update(proc=server, owner=os.getpid(), binary=self.supervisor.name)
+                _SERVER.update(proc=server, binary=self.supervisor.name)
             elif _SERVER.get("binary") != self.supervisor.name:
                 self.close()
                 continue
@@ -472,7 +476,7 @@ class Sandbox:
     def close(self) -> None:
         """End this process's supervisor server (the next run starts a new one)."""
         server = _SERVER.pop("proc", None)
-        if server is not None and _SERVER.get("owner") == os.getpid():
+        if server is not None:
             try:
                 server.kill()
                 server.wait(timeout=5)
@@ -487,6 +491,9 @@ END_MARK = b"__end__\n"  # the line that ends every reply of the supervisor serv
 # The slot's supervisor server: one per process (a forked child starts its own), and a sample
 # counter that is unique in the process, so two judges never share a sample's namespaces.
 _SERVER: dict = {}
+# A forked child (a pool worker) neither uses nor ends its parent's server.
+os.register_at_fork(after_in_child=_SERVER.clear)
+_SCRATCH_OWNER: dict[Path, int] = {}  # scratch dir -> the owner this process last gave it
 _EPOCHS = itertools.count(1)
 SHARED_EPOCH = 0  # the epoch of the slot's one box for samples that bind nothing of their own
 
@@ -588,7 +595,8 @@ def tail(path: Path, limit: int, size: int | None = None) -> str:
     except OSError:
         return ""
     try:
-        size = os.fstat(fd).st_size
+        if size is None:
+            size = os.fstat(fd).st_size
         return os.pread(fd, min(size, limit), max(0, size - limit)).decode("utf-8", "replace")
     except OSError:
         return ""
