@@ -1756,8 +1756,14 @@ static int run_case(int argc, char **argv) {
     }
     if (!opt.solver || !opt.solver_dir) usage();
     if (opt.box_kb <= 0) opt.box_kb = opt.fsize_kb;
-    opt.outer_uid = (long)getuid();
-    opt.outer_gid = (long)getgid();
+    /* The judge's ids, read once: a server's own user namespace maps them to themselves. */
+    static long outer_uid = -1, outer_gid = -1;
+    if (outer_uid < 0) {
+        outer_uid = (long)getuid();
+        outer_gid = (long)getgid();
+    }
+    opt.outer_uid = outer_uid;
+    opt.outer_gid = outer_gid;
     for (int i = 0; i < opt.n_bind; i++)
         if (opt.bind_src[i][0] != '/' || opt.bind_dst[i][0] != '/') {
             errno = EINVAL;
@@ -1771,13 +1777,15 @@ static int run_case(int argc, char **argv) {
     if (server_mode) set_cpu(opt.cpu);  /* the interactor (and a one-case box) forked below inherit it */
 
     PHASE(1);
-    prctl(PR_SET_CHILD_SUBREAPER, 1);
     sigset_t mask, held;
     sigemptyset(&mask);
     sigaddset(&mask, SIGCHLD);
     held = mask;
     sigaddset(&held, SIGUSR1);  /* held for a box's init until it can handle it */
-    sigprocmask(SIG_BLOCK, &held, NULL);  /* before any fork: an early exit is a pending SIGCHLD */
+    if (!server_mode) {  /* (a server did both at its start) */
+        prctl(PR_SET_CHILD_SUBREAPER, 1);
+        sigprocmask(SIG_BLOCK, &held, NULL);  /* before any fork: an early exit is a pending SIGCHLD */
+    }
     int errpipe[2], recpipe[2] = {-1, -1};
     if (pipe2(errpipe, O_CLOEXEC) < 0) die("pipe");
 
@@ -1877,9 +1885,13 @@ static int run_case(int argc, char **argv) {
         ctl_write(opt.cg_v2, "pids.max", num);
     }
     sol.cg_v2_base_us = cg_v2_base;
-    int sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-    int tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
-    int cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    /* One signalfd and two timers serve every case of a process: each case arms both timers
+     * before it waits, which drops an expiry left over from the case before; a SIGCHLD left
+     * pending only makes the loop look for exited children once more. */
+    static int sfd = -1, tfd = -1, cpu_tfd = -1;
+    if (sfd < 0) sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (tfd < 0) tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    if (cpu_tfd < 0) cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     /* Without a memory cgroup nothing stops a process whose resident memory passes the limit
      * (RLIMIT_AS caps reservations, not use): the supervisor looks every 10 ms, as the cgroup would
      * stop it, so MLE does not wait for the CPU time the page faults cost (and turn into TLE). */
@@ -2156,7 +2168,9 @@ static int run_case(int argc, char **argv) {
     }
     for (;;) {
         char dir[64], buf[4096];
-        snprintf(dir, sizeof dir, "/proc/self/task/%d", getpid());
+        static pid_t self = 0;
+        if (!self) self = getpid();
+        snprintf(dir, sizeof dir, "/proc/self/task/%d", self);
         ssize_t n = ctl_read(dir, "children", buf, sizeof buf) == 0 ? (ssize_t)strlen(buf) : -1;
         if (n > 0) {
             buf[n] = 0;
@@ -2207,9 +2221,6 @@ static int run_case(int argc, char **argv) {
     ssize_t en = read(errpipe[0], errbuf, sizeof errbuf - 1);
     close(errpipe[0]);
     close(exe_fd);
-    close(sfd);
-    close(tfd);
-    close(cpu_tfd);
     if (mem_tfd >= 0) close(mem_tfd);
     if (pending_fd >= 0) close(pending_fd);
     if (en > 0) {
