@@ -242,6 +242,7 @@ class Slot:
     cg_pids: str | None = None
     cg_cpu: str | None = None
     cg_v2: str | None = None
+    scratch_owner: int = -1  # the owner this process last gave the scratch dir (-1: not yet)
     _lock_fd: int = -1
 
 

@@ -171,7 +171,7 @@ class RunReport:
 
 
 def parse_report(text: str, sandbox: str) -> RunReport:
-    kv = dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    kv = dict(line.split("=", 1) for line in text.split("\n") if "=" in line)
     get = kv.get
 
     def proc(prefix: str) -> ProcReport | None:
@@ -340,10 +340,10 @@ class Sandbox:
         # remembered: only this process's runs change it, a solver cannot give a dir away).
         euid = os.geteuid()
         owner = slot.uid if not self.boxed else euid
-        if euid == 0 and _SCRATCH_OWNER.get(d) != owner:
+        if euid == 0 and slot.scratch_owner != owner:
             if os.lstat(d).st_uid != owner:
                 os.chown(d, owner, owner, follow_symlinks=False)
-            _SCRATCH_OWNER[d] = owner
+            slot.scratch_owner = owner
         return d
 
     def run(self, req: RunRequest, solver_stderr: Path | None = None,
@@ -363,9 +363,13 @@ class Sandbox:
                 self._payloads.clear()
             fixed = self._payloads[key] = _encode(self._fixed_args(req, slot, scratch, solver_stderr,
                                                                    interactor_stderr, epoch))
-        varying = []
-        for flag, path in (("--case", req.case), ("--prefill", req.prefill), ("--stdin", req.stdin),
-                           ("--stdout", req.stdout), ("--export-to", req.export_to)):
+        varying: list[str] = []
+        files: list[tuple[str, Path | None]] = ([("--case", req.case), ("--prefill", req.prefill)]
+                                                if req.interactor is not None
+                                                else [("--stdin", req.stdin), ("--stdout", req.stdout)])
+        if req.export is not None:
+            files.append(("--export-to", req.export_to))
+        for flag, path in files:
             if path is not None:
                 varying += [flag, _abs(path)]
         return parse_report(self._request(fixed + _encode(varying) + b"\0"), self.label)
@@ -493,7 +497,6 @@ END_MARK = b"__end__\n"  # the line that ends every reply of the supervisor serv
 _SERVER: dict = {}
 # A forked child (a pool worker) neither uses nor ends its parent's server.
 os.register_at_fork(after_in_child=_SERVER.clear)
-_SCRATCH_OWNER: dict[Path, int] = {}  # scratch dir -> the owner this process last gave it
 _EPOCHS = itertools.count(1)
 SHARED_EPOCH = 0  # the epoch of the slot's one box for samples that bind nothing of their own
 
