@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
-    from .sandbox.run import ProcReport, RunReport
+    from .sandbox.messages import ProcReport, RunReport
 
 
 class Verdict(str, Enum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ibench.judge.sandbox.run import ProcReport, RunReport, parse_report
+from ibench.judge.sandbox.messages import ProcReport, RunReport, parse_report
 from ibench.judge.verdict import (
     Verdict,
     decide_batch_run,

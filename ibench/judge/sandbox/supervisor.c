@@ -205,29 +205,27 @@ static int ctl_open(const char *path, int flags, int fresh, int *kept) {
     return fd;
 }
 
-static int ctl_write(const char *dir, const char *name, const char *value) {
+/* One access at offset 0: a write of `len` bytes (O_WRONLY) or a read of at most `len` bytes
+ * (O_RDONLY); the bytes done, or -1. */
+static ssize_t ctl_io(const char *dir, const char *name, int flags, void *buf, size_t len) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     ssize_t n = -1;
     for (int fresh = 0; fresh < 2 && n < 0; fresh++) {
-        int kept, fd = ctl_open(path, O_WRONLY, fresh, &kept);
+        int kept, fd = ctl_open(path, flags, fresh, &kept);
         if (fd < 0) return -1;
-        n = pwrite(fd, value, strlen(value), 0);
+        n = flags == O_WRONLY ? pwrite(fd, buf, len, 0) : pread(fd, buf, len, 0);
         if (!kept) close(fd);
     }
-    return n < 0 ? -1 : 0;
+    return n;
+}
+
+static int ctl_write(const char *dir, const char *name, const char *value) {
+    return ctl_io(dir, name, O_WRONLY, (void *)value, strlen(value)) < 0 ? -1 : 0;
 }
 
 static int ctl_read(const char *dir, const char *name, char *buf, size_t size) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    ssize_t n = -1;
-    for (int fresh = 0; fresh < 2 && n < 0; fresh++) {
-        int kept, fd = ctl_open(path, O_RDONLY, fresh, &kept);
-        if (fd < 0) return -1;
-        n = pread(fd, buf, size - 1, 0);
-        if (!kept) close(fd);
-    }
+    ssize_t n = ctl_io(dir, name, O_RDONLY, buf, size - 1);
     if (n < 0) return -1;
     buf[n] = 0;
     return 0;
