@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Mapping
 
-from .rayprocs import _die_with_parent, _read_json, _write_json, detect_ip, free_port, ray_env, tcp_ready
+from .rayprocs import _die_with_parent, _read_json, _write_json, detect_ip, free_ports, ray_env, tcp_ready
 
 
 # -- on a node ----------------------------------------------------------------------------------------
@@ -30,10 +30,13 @@ def node_main(args: argparse.Namespace) -> int:
     head_file = job_dir / "head.json"
     argv = ["ray", "start", "--block", "--disable-usage-stats"]
     deadline = time.monotonic() + args.timeout
+    # Every port a raylet opens, picked free on this node and distinct: several raylets on one host
+    # (tests, shared Slurm nodes) never collide on Ray's fixed defaults (e.g. 52365).
+    ports = iter(free_ports(8))
     if args.role == "head":
         ip = args.ip or os.environ.get("IBENCH_RAY_NODE_IP") or detect_ip()
-        port = args.port or free_port()
-        argv += ["--head", f"--port={port}", "--include-dashboard=false", f"--ray-client-server-port={free_port()}"]
+        port = args.port or next(ports)
+        argv += ["--head", f"--port={port}", "--include-dashboard=false", f"--ray-client-server-port={next(ports)}"]
     else:
         info = None
         while time.monotonic() < deadline:
@@ -48,12 +51,10 @@ def node_main(args: argparse.Namespace) -> int:
         head_ip = info["address"].rsplit(":", 1)[0]
         ip = args.ip or os.environ.get("IBENCH_RAY_NODE_IP") or (head_ip if args.same_host else detect_ip(head_ip))
         argv += [f"--address={info['address']}"]
-    # Every port a raylet opens, picked free on this node: several raylets on one host (tests,
-    # shared Slurm nodes) never collide on Ray's fixed defaults (e.g. 52365).
-    argv += [f"--node-ip-address={ip}", f"--node-manager-port={free_port()}",
-             f"--object-manager-port={free_port()}", f"--dashboard-agent-listen-port={free_port()}",
-             f"--dashboard-agent-grpc-port={free_port()}", f"--metrics-export-port={free_port()}",
-             f"--runtime-env-agent-port={free_port()}"]
+    argv += [f"--node-ip-address={ip}", f"--node-manager-port={next(ports)}",
+             f"--object-manager-port={next(ports)}", f"--dashboard-agent-listen-port={next(ports)}",
+             f"--dashboard-agent-grpc-port={next(ports)}", f"--metrics-export-port={next(ports)}",
+             f"--runtime-env-agent-port={next(ports)}"]
     num_gpus = args.num_gpus
     gpu_node = getattr(args, "cpus_per_gpu", None) is not None  # a GPU node of a heterogeneous cluster
     if gpu_node and num_gpus is None:

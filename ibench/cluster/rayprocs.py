@@ -32,9 +32,22 @@ CLUSTER_ENV = "cluster.env"
 
 # -- small helpers ------------------------------------------------------------------------------------
 def free_port(host: str = "") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+    return free_ports(1, host)[0]
+
+
+def free_ports(n: int, host: str = "") -> list[int]:
+    """``n`` distinct free ports: every socket is held until all are picked (a port freed by one
+    pick can be handed out again by the next, and Ray refuses two components on one port)."""
+    socks = []
+    try:
+        for _ in range(n):
+            s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(s)
+            s.bind((host, 0))
+        return [s.getsockname()[1] for s in socks]
+    finally:
+        for s in socks:
+            s.close()
 
 
 def detect_ip(towards: str | None = None) -> str:
