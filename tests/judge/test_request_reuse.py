@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ibench.judge import Judge, JudgeSettings
 from ibench.judge.sandbox import RunRequest, Sandbox
 
@@ -34,12 +36,8 @@ def test_with_files_changes_only_the_files():
     # whether a file is given is part of the key
     assert key != a.fixed_key()
     assert a.with_files(prefill=Path("/cases/001.in")).fixed_key() != a.fixed_key()
-    try:
+    with pytest.raises(AssertionError, match="not a per-case file"):
         base.with_files(cpu_ms=5)  # type: ignore[arg-type]
-    except AssertionError:
-        pass
-    else:
-        raise AssertionError("with_files took a field that is not a per-case file")
 
 
 def test_each_run_sends_its_own_case_and_limits(monkeypatch):

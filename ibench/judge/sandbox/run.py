@@ -97,7 +97,7 @@ class Sandbox:
     def case_files_dir(self) -> Path:
         """This slot's directory for what the interactor writes each case (its log, transcript,
         stderr): the judge's own, in memory where the host has a tmpfs for it."""
-        return slot_case_files(self.slot())
+        return self.case_dirs()[1]
 
     def case_dirs(self) -> tuple[Path, Path]:
         """private_dir() and case_files_dir() with one look at the slot (a case's hot path)."""
