@@ -7,6 +7,7 @@ unprivileged user (the userns box). Few cases per program: a JVM start is ~0.1 s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -327,3 +328,16 @@ def test_unprivileged_box(listener):
             assert line["verdict"] in item["want"], (item["name"], line)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.mark.parametrize("limit_mb", [256, 2048])
+def test_java_runs_at_any_memory_limit(judge, guess_task, limit_mb):
+    """HotSpot refuses a thread stack above 1 GiB and never starts: the executor used to pass the
+    whole limit as -Xss, so every Java program failed (RE) on a task allowing more than 1 GiB
+    (2 GiB is the usual ICPC setting). The deep recursion still needs a stack as large as C++
+    gets at 256 MB."""
+    task = dataclasses.replace(guess_task, memory_limit_mb=limit_mb)
+    source = (java(prologue="if (Deep.down(2_000_000) != 2_000_000) return;")
+              + "class Deep { static int down(int k) { return k == 0 ? 0 : down(k - 1) + 1; } }\n")
+    r = judge.judge(task, source, "java", cases=task.cases[:1])
+    assert r.verdict is Verdict.OK, (limit_mb, r.verdict, r.message, [c.solver_stderr_tail[-300:] for c in r.cases])

@@ -43,6 +43,8 @@ class Program:
     address_space: tuple[float, int] | None = None  # without a memory cgroup: cap = x * limit + KB
     oom_markers: tuple[str, ...] = ()  # what the runtime writes to stderr when the limit stops it (MLE)
     env: tuple[str, ...] = ()  # NAME=value the runtime needs (GOMAXPROCS), on top of the sandbox's PATH and LANG
+    # The largest thread stack the runtime accepts ({stack_kb} is the limit capped at this; None: no cap)
+    max_stack_kb: int | None = None
 
     @property
     def command(self) -> tuple[Path, list[str]]:
@@ -51,11 +53,13 @@ class Program:
 
     def command_for(self, mem_kb: int) -> tuple[Path, list[str]]:
         """The command for a run under a memory limit of ``mem_kb``: an interpreter flag may
-        carry it as ``{mem_kb}`` (the JVM's -Xmx)."""
+        carry it as ``{mem_kb}`` (the JVM's -Xmx) or as ``{stack_kb}``, the limit capped at the
+        runtime's largest thread stack (the JVM's -Xss refuses more than 1 GiB)."""
         assert self.binary is not None, "a program that did not build cannot run"
         if not self.interpreter:
             return self.binary, []
-        flags = [a.replace("{mem_kb}", str(mem_kb)) for a in self.interpreter[1:]]
+        stack_kb = mem_kb if self.max_stack_kb is None else min(mem_kb, self.max_stack_kb)
+        flags = [a.replace("{mem_kb}", str(mem_kb)).replace("{stack_kb}", str(stack_kb)) for a in self.interpreter[1:]]
         return Path(self.interpreter[0]), [*flags, self.script_path or str(self.binary)]
 
     def run_memory_kb(self, limit_kb: int) -> int:

@@ -2,7 +2,7 @@
 `java -jar` in the box with the task's memory limit as the heap (docs/JUDGE.md, "Java and Go").
 
 The memory treatment, as judges do it: the heap gets the task's limit (-Xmx), the main thread's
-stack too (-Xss, like C++'s stack rlimit), and the sandbox's cap on the whole process is the
+stack too up to the JVM's 1 GiB maximum (-Xss, like C++'s stack rlimit), and the sandbox's cap on the whole process is the
 limit plus HEADROOM_MB for the JVM itself (its code, metadata and thread stacks). A heap that
 fills up ends the JVM (-XX:+ExitOnOutOfMemoryError) with the JVM's own words on stderr, which the
 verdict reads as MLE. The JVM's own threads (about 14 with these flags) are declared on top of
@@ -30,6 +30,9 @@ RUNTIME_THREADS = 16  # the JVM's own threads (14 measured with RUN_FLAGS), on t
 # it touches (heap and main stack of the limit each, class space, code cache, malloc arenas: 5 GB
 # measured for a 256 MB limit), so the cap is 2 x limit + this; the heap stays at -Xmx.
 ADDRESS_SPACE_EXTRA_KB = 6 * 1024 * 1024
+# HotSpot refuses -Xss above 1 GiB ("Invalid thread stack size ... exceeds the maximum
+# representable size") and never starts: a task allowing more gives the main thread 1 GiB.
+MAX_STACK_KB = 1024 * 1024
 OOM_MARKER = "Terminating due to java.lang.OutOfMemoryError"
 # The stack is the memory limit, as for C++ (whose stack overflow the cgroup ends as MLE): an
 # uncaught StackOverflowError is MLE too. Unwinding a JIT-compiled recursion that deep also takes
@@ -38,7 +41,7 @@ STACK_MARKER = 'Exception in thread "main" java.lang.StackOverflowError'
 # The run: one CPU's worth of ergonomics whatever the host (serial GC, no GC threads per core),
 # no perf-data file, VM messages (the OOM line) to stderr, never to the interactor's pipe.
 RUN_FLAGS = ("-XX:+UseSerialGC", "-XX:ActiveProcessorCount=1", "-XX:-UsePerfData", "-XX:+DisplayVMOutputToStderr",
-             "-XX:+ExitOnOutOfMemoryError", "-Xmx{mem_kb}k", "-Xss{mem_kb}k", "-Xshare:auto",
+             "-XX:+ExitOnOutOfMemoryError", "-Xmx{mem_kb}k", "-Xss{stack_kb}k", "-Xshare:auto",
              # the JVM's own log lines (a thread it could not start, ...) go to stdout by
              # default, which is the interactor's pipe: warnings and errors to stderr instead
              "-Xlog:disable", "-Xlog:all=warning:stderr",
@@ -197,7 +200,8 @@ class JavaExecutor(CompiledExecutor):
     def program(self, jar: Path | None, info: CompileInfo) -> Program:
         return self.boxed_program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), JAR_IN_BOX, self.runtime_binds,
                                   runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
-                                  address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER))
+                                  address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER),
+                                  max_stack_kb=MAX_STACK_KB)
 
     def staged(self, key: str, jar: Path, source: str) -> Path:
         return self.program_copy(key, ".jar", jar.read_bytes())
