@@ -238,13 +238,10 @@ def share_rows(model: str, rows: list[dict[str, Any]], outcome: dict[str, bool],
 
 
 def plot(rows: list[dict[str, Any]], groups: list[str], path: Path) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from ibench.results.figstyle import panels, save_figure, title
 
     sel = [r for r in rows if r["difficulty"] == "all"]
-    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(groups) * max(1, len(sel)) / 2), 3.8))
+    fig, (ax,) = panels(1, panel_size=(max(6.0, 1.3 * len(groups) * max(1, len(sel)) / 2), 3.8))
     width = 0.8 / max(1, len(sel))
     for j, r in enumerate(sel):
         ax.bar([i + j * width for i in range(len(groups))], [100 * (r[g] or 0) for g in groups], width,
@@ -252,13 +249,9 @@ def plot(rows: list[dict[str, Any]], groups: list[str], path: Path) -> Path:
     ax.set_xticks([i + width * (len(sel) - 1) / 2 for i in range(len(groups))])
     ax.set_xticklabels(groups)
     ax.set_ylabel("share of reasoning tokens (%)")
-    ax.set_title("reasoning behaviors: solved vs unsolved samples")
+    title(ax, "reasoning behaviors: solved vs unsolved samples")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path.parent, path.stem)[0]
 
 
 def _fmt(v: Any) -> str:

@@ -101,12 +101,28 @@ def save_figure(fig: Any, out_dir: Path, name: str) -> list[Path]:
     return paths
 
 
+def _undrawn_tick_labels(fig: Any) -> set[int]:
+    """The ids of tick labels that are not drawn: their tick lies outside the axis's view."""
+    undrawn: set[int] = set()
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            eps = (hi - lo) * 1e-9
+            for ticks, locs in ((axis.get_major_ticks(), axis.get_majorticklocs()),
+                                (axis.get_minor_ticks(), axis.get_minorticklocs())):
+                for i, tick in enumerate(ticks):
+                    if i >= len(locs) or not lo - eps <= locs[i] <= hi + eps:
+                        undrawn.update((id(tick.label1), id(tick.label2)))
+    return undrawn
+
+
 def _texts(fig: Any) -> Iterator[tuple[str, Any]]:
-    """Every visible, non-empty text of the figure with a short description of where it is."""
+    """Every drawn, non-empty text of the figure with a short description of it."""
     from matplotlib.text import Text
 
+    undrawn = _undrawn_tick_labels(fig)
     for artist in fig.findobj(Text):
-        if not artist.get_visible() or not artist.get_text().strip():
+        if not artist.get_visible() or not artist.get_text().strip() or id(artist) in undrawn:
             continue
         if artist.axes is not None and not artist.axes.get_visible():
             continue

@@ -12,7 +12,10 @@ Files written under the run folder::
     failures.csv            failure composition (label, count, fraction), then a row SE with the judge
                             errors' count (counted as failed in pass@k, not part of the fractions)
     refine.csv              with refinement rounds: refine@k and the still-unsolved's failures per round
-    plots/pass_at_k_by_difficulty.png, plots/failure_composition.png
+    plots/pass_at_k_by_difficulty.png|.pdf, plots/failure_composition.png|.pdf (figstyle)
+
+Tables and figures show only what has data: no pass@k with k above the samples per task, no
+difficulty without a task.
 """
 
 from __future__ import annotations
@@ -85,45 +88,41 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
     return files
 
 
+def shown_ks(s: RunSummary) -> list[int]:
+    """The k of pass@k with a value (a k above the samples per task has none), at least one."""
+    return [k for k in s.ks if s.overall.pass_at.get(k) is not None] or s.ks[:1]
+
+
 def write_plots(s: RunSummary, out_dir: Path) -> dict[str, Path]:
-    import matplotlib
+    from ibench.results.figstyle import panels, save_figure, title
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    out_dir.mkdir(parents=True, exist_ok=True)
     files = {}
-
-    groups = [*s.by_difficulty, s.overall]
-    fig, ax = plt.subplots(figsize=(7, 4))
-    width = 0.8 / max(1, len(s.ks))
-    for j, k in enumerate(s.ks):
+    ks = shown_ks(s)
+    groups = [*(g for g in s.by_difficulty if g.n_tasks), s.overall]
+    fig, (ax,) = panels(1, panel_size=(6.4, 4.0))
+    width = 0.8 / max(1, len(ks))
+    for j, k in enumerate(ks):
         xs = [i + j * width for i in range(len(groups))]
         ys = [g.pass_at.get(k) or 0.0 for g in groups]
         errs = [[(g.pass_at.get(k) or 0) - (ci[0] if (ci := g.ci.get(k)) else (g.pass_at.get(k) or 0)) for g in groups],
                 [(ci[1] if (ci := g.ci.get(k)) else (g.pass_at.get(k) or 0)) - (g.pass_at.get(k) or 0) for g in groups]]
         ax.bar(xs, ys, width, yerr=errs, capsize=3, label=f"pass@{k}")
-    ax.set_xticks([i + width * (len(s.ks) - 1) / 2 for i in range(len(groups))])
+    ax.set_xticks([i + width * (len(ks) - 1) / 2 for i in range(len(groups))])
     ax.set_xticklabels([g.name if g.group != "overall" else "Overall" for g in groups])
     ax.set_ylim(0, 1)
     ax.set_ylabel("pass@k")
-    ax.set_title(f"{s.model}: pass@k by difficulty ({int(s.confidence * 100)}% bootstrap CI)")
+    title(ax, f"{s.model}: pass@k by difficulty ({int(s.confidence * 100)}% bootstrap CI)")
     ax.legend()
-    fig.tight_layout()
-    files["pass_at_k_by_difficulty"] = out_dir / "pass_at_k_by_difficulty.png"
-    fig.savefig(files["pass_at_k_by_difficulty"], dpi=120)
-    plt.close(fig)
+    files["pass_at_k_by_difficulty"] = save_figure(fig, out_dir, "pass_at_k_by_difficulty")[0]
 
-    fig, ax = plt.subplots(figsize=(7, 4))
-    labels = list(s.failure_composition)
-    ax.bar(labels, [s.failure_composition[k] for k in labels], color="tab:red")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("fraction of failed samples")
-    ax.set_title(f"{s.model}: failure composition (n = {s.n_failed} failed)")
-    fig.tight_layout()
-    files["failure_composition"] = out_dir / "failure_composition.png"
-    fig.savefig(files["failure_composition"], dpi=120)
-    plt.close(fig)
+    if s.n_failed:  # no panel without data
+        fig, (ax,) = panels(1, panel_size=(6.4, 4.0))
+        labels = list(s.failure_composition)
+        ax.bar(labels, [s.failure_composition[k] for k in labels], color="tab:red")
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("fraction of failed samples")
+        title(ax, f"{s.model}: failure composition (n = {s.n_failed} failed)")
+        files["failure_composition"] = save_figure(fig, out_dir, "failure_composition")[0]
     return files
 
 
@@ -217,14 +216,15 @@ def render(s: RunSummary, console: Console | None = None) -> None:
     """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model). A table
     wider than the console is folded (one row per group) rather than shrunk: no number is cut."""
     console = console or Console()
-    ks = s.ks
+    ks = shown_ks(s)
     model = escape(s.model)
     kind = "reasoning" if s.meta.get("reasoning") else "non-reasoning"
 
     se = f" ({s.n_judge_errors} SE, counted as failed)" if s.n_judge_errors else ""
     diff = {g.name: g for g in s.by_difficulty}
     console.print(_by_group(console, f"pass@k by difficulty — {s.n_tasks} tasks, {s.n_samples} samples{se}",
-                            f"{model} ({kind})", list(DIFFICULTIES), diff, ks, extra=[("Overall", s.overall)]))
+                            f"{model} ({kind})", [d for d in DIFFICULTIES if d in diff and diff[d].n_tasks], diff, ks,
+                            extra=[("Overall", s.overall)]))
 
     cis = [f"pass@{k} = {fmt(s.overall.pass_at.get(k))} "
            f"[{fmt(ci[0]) if (ci := s.overall.ci.get(k)) else '—'}, "

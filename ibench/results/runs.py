@@ -257,13 +257,12 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
 
 
 def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -> Path:
-    import matplotlib
+    """compare.png/.pdf: pass@1 per group (left) and each run's difference to the first (right,
+    only with a difference to draw); legends under the panels, wrapped."""
+    from ibench.results.figstyle import panels, save_figure, title, wrap
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(max(8.0, 0.9 * len(rows) * len(labels)), 4.2),
-                             gridspec_kw={"width_ratios": [3, 2]})
+    n_panels = 2 if len(labels) > 1 else 1
+    fig, axes = panels(n_panels, panel_size=(max(4.8, 0.5 * len(rows) * len(labels) + 2), 4.4), max_columns=2)
     names = ["Overall" if r["group"] == "overall" else r["name"] for r in rows]
     width = 0.8 / len(labels)
     for j, lab in enumerate(labels):
@@ -272,36 +271,25 @@ def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -
     axes[0].set_xticklabels(names, rotation=30, ha="right")
     axes[0].set_ylim(0, 1)
     axes[0].set_ylabel("pass@1")
-    import textwrap
-
-    def wrap(text: str) -> str:
-        return "\n".join(textwrap.wrap(text, 48)) or text
-
     handles, names_ = axes[0].get_legend_handles_labels()
-    axes[0].legend(handles, [wrap(n) for n in names_], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.3),
-                   ncol=1, frameon=False)
-    axes[0].set_title("pass@1 on the common tasks")
-    base = labels[0]
-    for j, lab in enumerate(labels[1:]):
-        k = f"{lab} - {base}"
-        ys = [r[k] for r in rows]
-        lo = [r[k] - (r[f"{k} ci_low"] if r[f"{k} ci_low"] is not None else r[k]) for r in rows]
-        hi = [(r[f"{k} ci_high"] if r[f"{k} ci_high"] is not None else r[k]) - r[k] for r in rows]
-        axes[1].errorbar([i + 0.1 * j for i in range(len(rows))], ys, yerr=[lo, hi], fmt="o", capsize=3,
-                         label=f"{lab} − {base}")
-    axes[1].axhline(0, color="grey", lw=0.8)
-    axes[1].set_xticks(range(len(rows)))
-    axes[1].set_xticklabels(names, rotation=30, ha="right")
-    axes[1].set_ylabel("Δ pass@1")
-    axes[1].set_title(f"difference, {pct}% paired bootstrap CI")
-    if len(labels) > 1:
-        handles, names_ = axes[1].get_legend_handles_labels()
-        axes[1].legend(handles, [wrap(n) for n in names_], fontsize=7, loc="upper center",
-                       bbox_to_anchor=(0.5, -0.3), ncol=1, frameon=False)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, bbox_inches="tight")  # the legends below the axes stay on the figure
-    plt.close(fig)
-    return path
+    fig.legend(handles, [wrap(n, 60) for n in names_], fontsize=7, loc="outside lower center",
+               ncol=1 if len(labels) > 2 else len(labels))  # one legend: each run's colour in both panels
+    title(axes[0], "pass@1 on the common tasks")
+    if n_panels == 2:
+        base = labels[0]
+        for j, lab in enumerate(labels[1:]):
+            k = f"{lab} - {base}"
+            ys = [r[k] for r in rows]
+            lo = [r[k] - (r[f"{k} ci_low"] if r[f"{k} ci_low"] is not None else r[k]) for r in rows]
+            hi = [(r[f"{k} ci_high"] if r[f"{k} ci_high"] is not None else r[k]) - r[k] for r in rows]
+            axes[1].errorbar([i + 0.1 * j for i in range(len(rows))], ys, yerr=[lo, hi], fmt="o", capsize=3,
+                             color=f"C{j + 1}")
+        axes[1].axhline(0, color="grey", lw=0.8)
+        axes[1].set_xticks(range(len(rows)))
+        axes[1].set_xticklabels(names, rotation=30, ha="right")
+        axes[1].set_ylabel("Δ pass@1")
+        title(axes[1], f"difference to the first run, {pct}% paired bootstrap CI")
+    return save_figure(fig, path.parent, path.stem)[0]
 
 
 # -- sample -------------------------------------------------------------------------------------------

@@ -133,16 +133,17 @@ def rows(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int]) -> list[d
 
 
 def plot(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int], path: Path, x: str = "value") -> Path:
-    import matplotlib
+    """sweep.png/.pdf: one panel per k with a value in some run (no pass@5 panel when n < 5), one
+    line per series; returns the PNG's path."""
+    from ibench.results.figstyle import panels, save_figure, title
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, len(ks), figsize=(5.2 * len(ks), 4.0), squeeze=False)
+    ks = [k for k in ks if any(r.pass_at.get(k) is not None for r in runs)] or list(ks[:1])
     models = list(dict.fromkeys(r.model for r in runs))
+    fig, axes = panels(len(ks), panel_size=(4.8, 3.8),
+                       suptitle=f"pass@k vs {key or 'run'}" if x != "tokens" else "pass@k vs generated tokens")
     numeric_x = x == "tokens" or all(_num(r.value) is not None for r in runs)
-    categories = list(dict.fromkeys(str(r.value) for r in runs))
-    for ax, k in zip(axes[0], ks):
+    categories = list(dict.fromkeys(str(r.value) for r in sorted(runs, key=lambda r: _sort_key(r.value))))
+    for ax, k in zip(axes, ks):
         for m in models:
             pts = []
             for r in runs:
@@ -179,16 +180,10 @@ def plot(runs: Sequence[SweepRun], key: str | None, ks: Sequence[int], path: Pat
                 ax.set_xticks(range(len(categories)))
                 ax.set_xticklabels(categories, rotation=30, ha="right")
         ax.set_ylabel(f"pass@{k} (%)")
-        ax.set_title(f"pass@{k}")
-        ax.grid(alpha=0.3)
+        title(ax, f"pass@{k}")
         ax.set_ylim(bottom=0)
-    axes[0][0].legend(fontsize=8)
-    fig.suptitle(f"pass@k vs {key or 'run'}" if x != "tokens" else "pass@k vs generated tokens")
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=140)
-    plt.close(fig)
-    return path
+    axes[0].legend(fontsize=8)
+    return save_figure(fig, path.parent, path.stem)[0]
 
 
 def _fmt(v: Any) -> str:
@@ -239,6 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(list(sys.argv[1:] if argv is None else argv))
     ks = [int(k) for k in args.ks.split(",") if k.strip()]
     key, runs = collect(args.dirs, args.param, tokens=True)
+    ks = [k for k in ks if any(r.pass_at.get(k) is not None for r in runs)] or ks[:1]  # no pass@5 of n < 5
     out = Path(args.out) if args.out else Path(os.path.commonpath([str(r.run_dir) for r in runs])) / "sweep_report"
     if len(runs) == 1 and not args.out:
         out = runs[0].run_dir / "sweep_report"
