@@ -193,6 +193,7 @@ class VLLMModelConfig(ModelConfig):
     _target_: str = "ibench.generate.vllm_backend.VLLMBackend"
     model: str = MISSING  # Hugging Face id or local path of the weights
     tensor_parallel_size: int = 1
+    pipeline_parallel_size: int = 1  # stages per replica, across nodes (a replica = TP x PP GPUs)
     replicas: int = 1
     enable_thinking: Optional[bool] = None
     chat_template_kwargs: dict[str, Any] = field(default_factory=dict)

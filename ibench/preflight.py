@@ -79,8 +79,8 @@ def setting_problems(cfg: DictConfig) -> list[Problem]:
         if not str(mc.base_url).startswith(("http://", "https://")):
             out.append(Problem("model.base_url", f"{mc.base_url!r}; expected an http:// or https:// URL"))
     if kind == "vllm":
-        for name in ("tensor_parallel_size", "replicas"):
-            if int(mc[name]) < 1:
+        for name in ("tensor_parallel_size", "pipeline_parallel_size", "replicas"):
+            if int(mc.get(name, 1)) < 1:
                 out.append(Problem(f"model.{name}", f"{mc[name]!r}; expected at least 1"))
     return out
 
@@ -140,13 +140,35 @@ def model_problems(cfg: DictConfig, request: bool = True, probed: dict | None = 
             if problem:
                 out.append(problem)
     elif kind == "vllm":
-        tp = int(mc.tensor_parallel_size)
-        need = tp * float(mc.get("gpus_per_bundle", 1.0))
-        have, where = gpus_available(cfg)
-        if have is not None and need > 0 and have < need:
-            out.append(f"model.tensor_parallel_size: one replica of {mc.name} needs {need:g} GPU(s) "
-                       f"(tensor_parallel_size={tp}) but {where} has {have:g}; run it on GPU nodes "
-                       "(cluster=slurm), or choose model=reference or an OpenAI-compatible server")
+        out += vllm_problems(cfg)
+    return out
+
+
+def vllm_problems(cfg: DictConfig) -> list[str]:
+    """The weights are on this node, and the GPUs hold the replica: in a Slurm job, the GPUs it
+    asked for divide as TP × PP (:func:`ibench.generate.vllm_layout.layout_problems`); elsewhere
+    this machine has one replica's GPUs."""
+    from ibench.generate.vllm_layout import Layout, layout_problems, slurm_gpus, weights_problem
+
+    mc = cfg.model
+    out: list[str] = []
+    if str(mc.get("engine_module", "vllm")) == "vllm":  # a stand-in engine (tests) loads no weights
+        problem = weights_problem(str(mc.model), _plain(mc.get("engine_kwargs")))
+        if problem:
+            out.append(problem)
+    tp, pp = int(mc.tensor_parallel_size), int(mc.get("pipeline_parallel_size", 1))
+    layout = Layout(tp, pp, float(mc.get("gpus_per_bundle", 1.0)))
+    if tp < 1 or pp < 1 or layout.gpus_per_replica <= 0:
+        return out
+    job = slurm_gpus() if str(cfg.cluster.get("_target_", "")).endswith("SlurmCluster") else None
+    if job is not None:
+        return out + layout_problems(layout, *job, name=str(mc.name))
+    need = layout.gpus_per_replica
+    have, where = gpus_available(cfg)
+    if have is not None and have < need:
+        out.append(f"model.tensor_parallel_size: one replica of {mc.name} needs {need:g} GPU(s) "
+                   f"(tensor_parallel_size={tp} × pipeline_parallel_size={pp}) but {where} has {have:g}; run it on "
+                   "GPU nodes (cluster=slurm), or choose model=reference or an OpenAI-compatible server")
     return out
 
 
@@ -513,3 +535,30 @@ def _flat_keys(cfg: Any, prefix: str = "", depth: int = 3) -> list[str]:
         if OmegaConf.is_dict(child):
             out += _flat_keys(child, full + ".", depth - 1)
     return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m ibench.preflight ARGS``: the launch's checks of ``python -m ibench.launch ARGS``
+    and nothing else (no Ray, no folder): exit 2 with one line per problem, else 0.
+    ``slurm/ibench.sbatch`` runs it before the Ray cluster comes up, so a wrong setting, a TP × PP
+    the job's GPUs do not divide or weights missing on the node end the job in seconds."""
+    import sys
+
+    from hydra._internal.utils import get_args_parser
+
+    from ibench.launch import _HYDRA_ONLY, _quote_resume, check_command, with_folder_choices
+
+    argv = [_quote_resume(a) for a in (sys.argv[1:] if argv is None else argv)]  # as the launch reads them
+    parsed = get_args_parser().parse_args(argv)
+    if any(getattr(parsed, name, None) for name in _HYDRA_ONLY):
+        return 0  # --cfg, --help, ...: Hydra's own answers, nothing to check
+    jobs, _, problems = check_command(argv if parsed.multirun else with_folder_choices(argv))
+    if problems:
+        print("error: invalid settings:\n  " + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    print(f"preflight: {len(jobs)} job(s) checked, no problem")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Ray over a node list: head on the first node, a worker on each other one, then a driver.
-# A thin wrapper around `python -m ibench.cluster.bringup` (all logic lives there, testable
+# A thin wrapper around `python -m ibench.cluster.bringup` (.venv/bin/python, else python3) (all logic lives there, testable
 # without Slurm). Node list: --nodes, else $IBENCH_NODES, else $SLURM_JOB_NODELIST
 # (`scontrol show hostnames`). Launcher: srun inside a Slurm job, else local processes.
 #
@@ -11,4 +11,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 export PYTHONPATH="${here}/..${PYTHONPATH:+:${PYTHONPATH}}"
-exec "${PYTHON:-python}" -m ibench.cluster.bringup "$@"
+# the checkout's environment (scripts/install.sh) when it has one, else python3; $PYTHON overrides
+if [[ -z "${PYTHON:-}" ]]; then
+  if [[ -x "${here}/../.venv/bin/python" ]]; then PYTHON="${here}/../.venv/bin/python"; else PYTHON=python3; fi
+fi
+exec "${PYTHON}" -m ibench.cluster.bringup "$@"

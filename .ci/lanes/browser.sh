@@ -11,7 +11,8 @@ if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends chromium chromium-driver
 fi
-python3 -c "import selenium" 2>/dev/null || python3 -m pip install -q "selenium>=4.10"
+PY="${PY:-.venv/bin/python}"   # the install's environment (scripts/install.sh)
+"$PY" -c "import selenium" 2>/dev/null || "$PY" -m pip install -q "selenium>=4.10"
 chromium --version
 export IBENCH_BROWSER_LANE=require
-python3 -m pytest -q -m browser -p no:cacheprovider tests/pipeline/test_viewer.py "$@"
+"$PY" -m pytest -q -m browser -p no:cacheprovider tests/pipeline/test_viewer.py "$@"

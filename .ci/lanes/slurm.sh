@@ -3,7 +3,10 @@
 # slurmctld slurmd slurm-client munge, two slurmd daemons), then the tests marked slurm_real
 # (tests/cluster/test_slurm_real.py: sbatch of slurm/ibench.sbatch on two nodes, the submitit
 # sweep, scancel + resubmit, the time limit + requeue, preemption, the cluster tests inside an
-# allocation), then the cluster is stopped (only what the script started, by pid file).
+# allocation; tests/cluster/test_slurm_gpu_recipe.py: the GPU recipe as a GPU site runs it, with
+# --gpus-per-node=0 and --cpus-per-task, the container script without a container, and the
+# preflight's refusals through sbatch), then the cluster is stopped (only what the script started,
+# by pid file). Python: .venv/bin/python (scripts/install.sh), or $PY.
 #
 #   bash .ci/lanes/slurm.sh                      # from the repository root
 #   IBENCH_SLURM_LANE=require bash .ci/lanes/slurm.sh   # a cluster that cannot come up fails CI
@@ -44,7 +47,8 @@ t_up=$(( $(date +%s) - t0 ))
 echo "slurm lane: installed in ${t_install}s, cluster up in $(( t_up - t_install ))s (install + start ${t_up}s)"
 figures="$(mktemp /tmp/ibench-slurm-figures.XXXXXX)"
 t1=$(date +%s)
-IBENCH_SLURM_REAL=require IBENCH_SLURM_FIGURES="$figures" python3 -m pytest -q -m slurm_real -p no:cacheprovider -rs tests/cluster/test_slurm_real.py
+IBENCH_SLURM_REAL=require IBENCH_SLURM_FIGURES="$figures" "${PY:-.venv/bin/python}" -m pytest -q -m slurm_real \
+  -p no:cacheprovider -rs tests/cluster/test_slurm_real.py tests/cluster/test_slurm_gpu_recipe.py
 rc=$?
 t_tests=$(( $(date +%s) - t1 ))
 while IFS= read -r line; do echo "slurm lane: figure $line"; done < "$figures"

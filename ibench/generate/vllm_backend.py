@@ -1,9 +1,10 @@
 """The ``vllm`` backend: ``vllm.LLM`` engines inside Ray actors, several replicas.
 
-Each replica is one actor holding one engine, placed in its own ``STRICT_PACK`` placement group
-of ``tensor_parallel_size`` GPU bundles (one node per tensor-parallel group). With TP > 1 the
-actor itself takes no GPU and vLLM's Ray executor starts its workers on the group's bundles
-(``placement_group_capture_child_tasks``); with TP = 1 the actor holds the GPU.
+Each replica is one actor holding one engine, placed in its own placement group of
+``tensor_parallel_size × pipeline_parallel_size`` GPU bundles (:mod:`.vllm_layout`): one node
+(``STRICT_PACK``) without pipeline stages, as few nodes as hold it (``PACK``) with them. With more
+than one GPU the actor itself takes none and vLLM's Ray executor starts its workers on the group's
+bundles (``placement_group_capture_child_tasks``); with one GPU the actor holds it.
 
 Work goes to the replicas in chunks of about ``tasks_per_call`` × ``n`` samples (``tasks_per_call``
 tasks of ``n`` samples in one ``SamplingParams(n=…)`` each; in a refinement round, whose requests
@@ -39,6 +40,7 @@ from dataclasses import asdict
 from typing import Any, Iterable, Iterator
 
 from .base import Backend, Completion, GenerationRequest, SamplingSettings
+from .vllm_layout import Layout
 from .vllm_reasoning import DEFAULT_CLOSE, harmony_reasoning_tokens, think_reasoning_tokens
 from .vllm_samples import SEED_MOD, sample_chunks, seed_runs
 from .vllm_worker import VLLMWorker, engine_dead
@@ -56,6 +58,7 @@ class VLLMBackend(Backend):
         model: str,
         tensor_parallel_size: int = 1,
         replicas: int = 1,
+        pipeline_parallel_size: int = 1,  # stages across nodes; a replica is TP x PP GPUs
         enable_thinking: bool | None = None,  # Qwen3: passed to the chat template
         chat_template_kwargs: dict[str, Any] | None = None,
         engine_kwargs: dict[str, Any] | None = None,
@@ -77,6 +80,7 @@ class VLLMBackend(Backend):
         self.name = name
         self.model = model
         self.tp = int(tensor_parallel_size)
+        self.pp = int(pipeline_parallel_size)
         self.replicas = int(replicas)
         self.enable_thinking = enable_thinking
         self.chat_template_kwargs = dict(chat_template_kwargs or {})
@@ -96,6 +100,7 @@ class VLLMBackend(Backend):
         self.placement_timeout_s = float(placement_timeout_s)
         self.max_restarts = int(max_restarts)
         self.max_task_retries = int(max_task_retries)
+        self.layout = Layout(self.tp, self.pp, self.gpus_per_bundle, self.cpus_per_bundle)
         self.actors: list[Any] = []
         self.groups: list[Any] = []
         self.sampling = SamplingSettings()
@@ -109,21 +114,18 @@ class VLLMBackend(Backend):
         self.sampling = sampling
         if self.actors:
             return
-        engine_kwargs = {"tensor_parallel_size": self.tp, **self.engine_kwargs}
-        if self.tp > 1:
-            engine_kwargs.setdefault("distributed_executor_backend", "ray")
+        layout = self.layout
+        engine_kwargs = layout.engine_kwargs(self.engine_kwargs)
         remote_cls = ray.remote(VLLMWorker)
-        bundle = {"CPU": self.cpus_per_bundle}
-        if self.gpus_per_bundle:
-            bundle["GPU"] = self.gpus_per_bundle
         if self.gpus_per_bundle:
             # Fail fast on a cluster that cannot hold even one replica (say, model=qwen3-32b on
             # a CPU-only machine) instead of waiting out the placement timeout.
-            need = self.tp * self.gpus_per_bundle
+            need = layout.gpus_per_replica
             have = ray.cluster_resources().get("GPU", 0.0)
             if have < need:
                 raise RuntimeError(
-                    f"model {self.name}: one replica needs {need:g} GPU(s) (tensor_parallel_size={self.tp}) but the "
+                    f"model {self.name}: one replica needs {need:g} GPU(s) (tensor_parallel_size={self.tp} × "
+                    f"pipeline_parallel_size={self.pp}) but the "
                     f"Ray cluster has {have:g}; run it on GPU nodes (cluster=slurm) or choose model=reference / an "
                     f"OpenAI-compatible model")
             if have < need * self.replicas:
@@ -132,21 +134,21 @@ class VLLMBackend(Backend):
                             self.name, self.replicas, need, have, fit)
                 self.replicas = fit
         for r in range(self.replicas):
-            pg = placement_group([dict(bundle) for _ in range(self.tp)], strategy="STRICT_PACK",
-                                 name=f"ibench-{self.name}-{r}")
+            pg = placement_group(layout.bundles(), strategy=layout.strategy, name=f"ibench-{self.name}-{r}")
             self.groups.append(pg)
         ready = [pg.ready() for pg in self.groups]
         done, waiting = ray.wait(ready, num_returns=len(ready), timeout=self.placement_timeout_s)
         if waiting:
             raise RuntimeError(
-                f"{len(waiting)} of {self.replicas} placement groups of {self.tp} x {bundle} could not be "
+                f"{len(waiting)} of {self.replicas} placement groups of {layout.bundles_per_replica} x "
+                f"{layout.bundles()[0]} ({layout.strategy}) could not be "
                 f"placed within {self.placement_timeout_s:.0f}s (cluster resources: {ray.cluster_resources()})")
         for pg in self.groups:
             actor = remote_cls.options(
                 num_cpus=self.cpus_per_bundle,
                 max_concurrency=self.calls_in_flight + 1,  # the queued chunks run together (+ info)
-                # TP = 1: the actor is the engine and takes the GPU; TP > 1: vLLM's Ray workers do.
-                num_gpus=self.gpus_per_bundle if self.tp == 1 else 0,
+                # one GPU: the actor is the engine and takes it; more: vLLM's Ray workers do.
+                num_gpus=layout.actor_gpus,
                 max_restarts=self.max_restarts,
                 max_task_retries=self.max_task_retries,
                 scheduling_strategy=PlacementGroupSchedulingStrategy(
@@ -160,7 +162,8 @@ class VLLMBackend(Backend):
             log.warning("%s: sampling.reasoning_budget=%s without the engine's native budget (set "
                         "model.engine_kwargs.reasoning_parser): stopping at the budget and continuing",
                         self.name, sampling.reasoning_budget)
-        log.info("%s: %d vLLM replica(s) ready (TP=%d): %s", self.name, len(self.actors), self.tp, self.worker_info)
+        log.info("%s: %d vLLM replica(s) ready (TP=%d, PP=%d): %s", self.name, len(self.actors), self.tp, self.pp,
+                 self.worker_info)
 
     def close(self) -> None:
         if not (self.actors or self.groups):
