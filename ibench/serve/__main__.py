@@ -1,0 +1,89 @@
+"""`python -m ibench.serve [serve=NAME] [serve.key=value ...]`: the judge as a Ray Serve service.
+
+Composes ``conf/serve/<NAME>.yaml`` (default: ``default``; ``serve.judge`` is the evaluation's
+``judge/default``), checks it (exit 2 with every problem), starts or joins Ray
+(``serve.address``), deploys the application and serves until SIGINT/SIGTERM."""
+
+from __future__ import annotations
+
+import signal
+import sys
+import time
+
+from omegaconf import OmegaConf
+
+from .settings import ServeSettings
+
+
+def register() -> None:
+    from hydra.core.config_store import ConfigStore
+
+    import ibench.config  # noqa: F401  (registers base_judge and the ibench.root resolver)
+
+    ConfigStore.instance().store(group="serve", name="base_serve", node=ServeSettings)
+
+
+def compose(overrides: list[str]) -> ServeSettings:
+    """The settings from ``conf/`` and command-line overrides, as the typed dataclass."""
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+
+    from ibench.config import CONF_DIR
+
+    register()
+    chosen = [o for o in overrides if o.startswith(("serve=", "+serve="))]
+    rest = [o for o in overrides if o not in chosen]
+    group = [o.lstrip("+").replace("serve=", "+serve=", 1) for o in chosen] or ["+serve=default"]
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = hydra_compose(overrides=group + rest)
+    settings = OmegaConf.to_object(cfg.serve)
+    assert isinstance(settings, ServeSettings)
+    return settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in argv):
+        print(__doc__)
+        return 0
+    try:
+        settings = compose(argv)
+    except Exception as e:  # Hydra's own message: the key, the group, the value
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    problems = settings.problems()
+    if problems:
+        print("error: the service's settings:\n  " + "\n  ".join(problems), file=sys.stderr)
+        return 2
+
+    import ray
+    from ray import serve
+
+    from .app import build_app
+
+    ray.init(address=settings.address, num_cpus=None if settings.address else settings.num_cpus,
+             include_dashboard=False, log_to_driver=False)
+    serve.start(http_options={"host": settings.host, "port": settings.port})
+    serve.run(build_app(settings), name="ibench", route_prefix="/")
+    print(f"ibench judge service on http://{settings.host}:{settings.port} (API: /docs, /openapi.json; "
+          f"health: /health; metrics: /metrics){' — bearer token required' if settings.resolved_token() else ''}",
+          flush=True)
+    stop = False
+
+    def _stop(*_):
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        while not stop:
+            time.sleep(0.5)
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

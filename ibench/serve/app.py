@@ -1,0 +1,247 @@
+"""The Ray Serve application: a FastAPI gateway (``Gateway``, no CPU of its own) in front of judge
+replicas (``JudgeReplica``, one :class:`~ibench.serve.core.JudgeCore` each, ``judge_cpus`` CPUs
+each, one submission at a time). The gateway checks the token and the limits, admits a request
+only while the submissions in flight stay under ``limits.max_pending`` (else 429 + Retry-After),
+fans a batch out one submission per replica call, and sends a submission again when its replica
+died (each answered exactly once)."""
+
+
+import asyncio
+import hmac
+import time
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, PlainTextResponse
+from ray import serve
+from ray.serve.handle import DeploymentHandle
+
+from .core import JudgeCore, SubmissionError
+from .metrics import Metrics
+from .schema import JudgeReply, JudgeRequest, RunCodeRequest, RunCodeResponse
+from .settings import ServeSettings
+
+OPEN_PATHS = ("/health",)  # answered without a token (a load balancer's probe)
+
+api = FastAPI(
+    title="ibench judge service",
+    version="1",
+    description="Exact, sandboxed judging of interactive and batch programs (docs/SERVE.md). "
+                "POST /v1/judge: a batch of submissions; POST /run_code: SandboxFusion's endpoint.",
+)
+
+
+class _Guard:
+    """This process's gateway settings, read by the middleware (set by the Gateway replica)."""
+
+    token: str | None = None
+    max_body: int = 8 << 20
+
+
+@api.middleware("http")
+async def _guard(request: Request, call_next):
+    if request.url.path not in OPEN_PATHS and _Guard.token is not None:
+        got = request.headers.get("authorization", "")
+        if not (got.startswith("Bearer ") and hmac.compare_digest(got[7:].encode(), _Guard.token.encode())):
+            return JSONResponse({"detail": "a bearer token is required (Authorization: Bearer <serve.token>)"},
+                                status_code=401, headers={"WWW-Authenticate": "Bearer"})
+    if request.method == "POST":
+        size = request.headers.get("content-length")
+        if size is None:
+            return JSONResponse({"detail": "Content-Length is required"}, status_code=411)
+        if int(size) > _Guard.max_body:
+            return JSONResponse({"detail": f"body of {size} bytes > serve.limits.max_body_bytes={_Guard.max_body}"},
+                                status_code=413)
+    return await call_next(request)
+
+
+def _too_big(detail: str) -> JSONResponse:
+    return JSONResponse({"detail": detail}, status_code=413)
+
+
+def _dead_replica_errors() -> tuple[type[BaseException], ...]:
+    from ray.exceptions import ActorUnavailableError, RayActorError
+
+    return (RayActorError, ActorUnavailableError)
+
+
+@serve.deployment(max_ongoing_requests=1, health_check_period_s=10)
+class JudgeReplica:
+    """One judge: tasks loaded once, compiles cached (memo and the judge's disk cache)."""
+
+    def __init__(self, settings: ServeSettings):
+        self.core = JudgeCore(settings)
+
+    def judge(self, sub: dict, opts: dict) -> dict:
+        try:
+            return self.core.judge(sub, opts)
+        except SubmissionError as e:
+            return {"error": str(e)}
+
+    def run_code(self, req: dict) -> dict:
+        return self.core.run_code(req)
+
+    def task_ids(self) -> list[str]:
+        return sorted(self.core.tasks)
+
+
+@serve.deployment(ray_actor_options={"num_cpus": 0})
+@serve.ingress(api)
+class Gateway:
+    def __init__(self, judge: DeploymentHandle, settings: ServeSettings):
+        self.judge_handle = judge
+        self.settings = settings
+        self.metrics = Metrics()
+        self._task_ids: set[str] | None = None
+        _Guard.token = settings.resolved_token()
+        _Guard.max_body = settings.limits.max_body_bytes
+
+    # -- admission -------------------------------------------------------------------------
+    def _count(self, endpoint: str, status: int) -> None:
+        self.metrics.requests[f"{endpoint} {status}"] += 1
+
+    def _admit(self, n: int, endpoint: str) -> JSONResponse | None:
+        lim = self.settings.limits
+        if self.metrics.pending + n > lim.max_pending:
+            self.metrics.rejected += 1
+            self._count(endpoint, 429)
+            return JSONResponse({"detail": f"busy: {self.metrics.pending} submissions in flight, limit "
+                                           f"{lim.max_pending}; retry after {lim.retry_after_s} s"},
+                                status_code=429, headers={"Retry-After": str(lim.retry_after_s)})
+        self.metrics.pending += n
+        return None
+
+    async def _call(self, method: str, *args) -> tuple[dict, int]:
+        """A replica call, sent again (``retries``) when the replica died under it."""
+        dead = _dead_replica_errors()
+        for attempt in range(self.settings.retries + 1):
+            try:
+                return await getattr(self.judge_handle, method).remote(*args), attempt
+            except dead as e:
+                if attempt == self.settings.retries:
+                    return {"error_se": f"judge replica lost {attempt + 1} times: {type(e).__name__}"}, attempt
+                self.metrics.retries += 1
+        raise AssertionError("unreachable")
+
+    async def _one(self, sub: dict, opts: dict) -> dict:
+        t0 = time.perf_counter()
+        out, retried = await self._call("judge", sub, opts)
+        if "error_se" in out:
+            task = sub["task"] if isinstance(sub["task"], str) else "inline"
+            out = {"id": sub.get("id"), "task": task, "verdict": "SE", "message": out["error_se"],
+                   "reward": self.settings.reward.judge_error}
+        if "verdict" in out:
+            out["attempts"] = out.get("attempts", 1) + retried
+            self.metrics.verdict(out["verdict"], time.perf_counter() - t0)
+        return out
+
+    async def _known_tasks(self) -> set[str]:
+        if self._task_ids is None:
+            ids, _ = await self._call("task_ids")
+            self._task_ids = set(ids) if isinstance(ids, list) else set()
+        return self._task_ids
+
+    def _limits_problem(self, body: JudgeRequest) -> str | None:
+        lim = self.settings.limits
+        if len(body.submissions) > lim.max_batch:
+            return f"{len(body.submissions)} submissions > serve.limits.max_batch={lim.max_batch}"
+        for i, s in enumerate(body.submissions):
+            if len(s.source.encode()) > lim.max_source_bytes:
+                return f"submissions[{i}].source: {len(s.source.encode())} bytes > serve.limits.max_source_bytes={lim.max_source_bytes}"
+            if not isinstance(s.task, str):
+                if len(s.task.cases) > lim.max_inline_cases:
+                    return f"submissions[{i}].task.cases: {len(s.task.cases)} > serve.limits.max_inline_cases={lim.max_inline_cases}"
+                for j, c in enumerate(s.task.cases):
+                    if max(len(c.input.encode()), len((c.output or "").encode())) > lim.max_case_bytes:
+                        return f"submissions[{i}].task.cases[{j}]: over serve.limits.max_case_bytes={lim.max_case_bytes}"
+        return None
+
+    # -- endpoints -------------------------------------------------------------------------
+    @api.get("/health")
+    async def health(self) -> dict:
+        return {"status": "ok", "pending": self.metrics.pending, "max_pending": self.settings.limits.max_pending}
+
+    @api.get("/metrics", response_class=PlainTextResponse)
+    async def metrics_text(self) -> str:
+        return self.metrics.prometheus()
+
+    @api.get("/v1/stats")
+    async def stats(self) -> dict:
+        return self.metrics.snapshot()
+
+    @api.post("/v1/judge", response_model=JudgeReply)
+    async def judge(self, body: JudgeRequest):
+        problem = self._limits_problem(body)
+        if problem:
+            self._count("judge", 413)
+            return _too_big(problem)
+        known = await self._known_tasks()
+        for i, s in enumerate(body.submissions):
+            if isinstance(s.task, str) and s.task not in known:
+                self._count("judge", 404)
+                return JSONResponse({"detail": f"submissions[{i}].task: unknown task {s.task!r}"}, status_code=404)
+        refused = self._admit(len(body.submissions), "judge")
+        if refused is not None:
+            return refused
+        opts = {"all_cases": body.all_cases, "variant": body.variant, "cases": body.cases}
+        try:
+            results = await asyncio.gather(*(self._one(s.model_dump(), opts) for s in body.submissions))
+        finally:
+            self.metrics.pending -= len(body.submissions)
+        errors = [f"submissions[{i}]: {r['error']}" for i, r in enumerate(results) if "error" in r]
+        if errors:
+            self._count("judge", 422)
+            return JSONResponse({"detail": "; ".join(errors)}, status_code=422)
+        self._count("judge", 200)
+        return {"results": results}
+
+    @api.post("/run_code", response_model=RunCodeResponse)
+    async def run_code(self, body: RunCodeRequest):
+        lim = self.settings.limits
+        if len(body.code.encode()) > lim.max_source_bytes:
+            self._count("run_code", 413)
+            return _too_big(f"code: over serve.limits.max_source_bytes={lim.max_source_bytes}")
+        if len((body.stdin or "").encode()) > lim.max_stdin_bytes:
+            self._count("run_code", 413)
+            return _too_big(f"stdin: over serve.limits.max_stdin_bytes={lim.max_stdin_bytes}")
+        refused = self._admit(1, "run_code")
+        if refused is not None:
+            return refused
+        t0 = time.perf_counter()
+        try:
+            out, _ = await self._call("run_code", body.model_dump())
+        finally:
+            self.metrics.pending -= 1
+        if "error_se" in out:
+            out = {"status": "SandboxError", "message": out["error_se"], "ibench_verdict": "SE"}
+        self.metrics.verdict(out.get("ibench_verdict") or "SE", time.perf_counter() - t0)
+        self._count("run_code", 200)
+        return out
+
+
+def replica_count(settings: ServeSettings) -> int:
+    """``replicas``: a number, or ``auto``: the cluster's CPUs over ``judge_cpus`` (at least 1)."""
+    if settings.replicas != "auto":
+        return int(settings.replicas)
+    import ray
+
+    return max(1, int(ray.cluster_resources().get("CPU", 1) // settings.judge_cpus))
+
+
+def build_app(settings: ServeSettings):
+    """The application ``serve.run`` deploys (Ray must be initialised: ``auto`` reads its CPUs)."""
+    lim = settings.limits
+    n = replica_count(settings)
+    opts: dict = {"ray_actor_options": {"num_cpus": settings.judge_cpus}}
+    if settings.autoscale:
+        opts["autoscaling_config"] = {"min_replicas": settings.min_replicas, "initial_replicas": n,
+                                      "max_replicas": settings.max_replicas or max(n, settings.min_replicas),
+                                      "target_ongoing_requests": 1}
+    else:
+        opts["num_replicas"] = n
+    judge = JudgeReplica.options(**opts).bind(settings)  # type: ignore[attr-defined]  # serve.deployment's class
+    # The gateway's own bound (Ray Serve's back-pressure) behind the admission check above: a
+    # request beyond it is refused by Ray Serve itself with 429 and Retry-After.
+    gateway = Gateway.options(  # type: ignore[attr-defined]
+        max_ongoing_requests=lim.max_pending + 64, max_queued_requests=64,
+        backpressure_config={"status_code": 429, "retry_after_s": lim.retry_after_s})
+    return gateway.bind(judge, settings)
