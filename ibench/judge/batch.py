@@ -13,6 +13,7 @@ from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
+from .validator import judge_batch_output
 from .verdict import Decision, Verdict, decide_batch_run, decide_checker, verdict_message
 
 CHECKER_TIMEOUT_S = 60
@@ -199,7 +200,8 @@ class BatchGrader:
                        wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
                        nproc=self.settings.max_processes + solver.runtime_threads,
                        fsize_kb=self.settings.output_limit_mb * 1024,
-                       binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb)),
+                       binds=list(solver.binds), host_libs=solver.host_libs,
+                       address_space_kb=solver.address_space_kb(lim.mem_kb)),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
         checker_exit = ""
@@ -210,6 +212,9 @@ class BatchGrader:
                 d = Decision(Verdict.SE, f"test {case.name} has no expected output")
             elif _size(out) >= self.settings.output_limit_mb << 20:  # its writes past the limit failed
                 d = Decision(Verdict.RE, f"output limit exceeded ({self.settings.output_limit_mb} MB)")
+            elif task.contract == "icpc":  # the ICPC validator contract, or its default validator
+                d, checker_exit = judge_batch_output(task, case, out, checker, self.settings.interactor_memory_mb,
+                                                     self.settings.output_limit_mb << 20)
             elif checker is not None:
                 d, checker_exit = run_checker(checker, case, out, self.settings.interactor_memory_mb)
             else:

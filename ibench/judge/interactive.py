@@ -17,7 +17,8 @@ from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
-from .verdict import decide_interactive, verdict_message
+from .validator import interactor_outcome, validator_args
+from .verdict import Decision, Verdict, decide_interactive, verdict_message
 
 _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
 _LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
@@ -164,6 +165,50 @@ def prefills(task: Task, settings: JudgeSettings) -> bool:
     return settings.variant == Variant.BATCH and task.stdio_interactive
 
 
+FEEDBACK_DIR = "feedback"  # ICPC contract: the validator's feedback dir, beside tout
+ANSWER_FILE = "answer"  # ICPC contract: the case's answer, copied beside tout for the interactor
+
+
+def interactor_args(task: Task, tout: Path) -> list[str]:
+    """The interactor's command line. The hidden case reaches it as an inherited descriptor, so
+    its command line names no path the solver could use; an ICPC validator also gets the case's
+    answer (a copy in the judge's own case-files dir), its feedback dir and the task's flags."""
+    if task.contract == "icpc":
+        return validator_args("/dev/fd/3", tout.parent / ANSWER_FILE, tout.parent / FEEDBACK_DIR, task.validator_flags)
+    return ["/dev/fd/3", str(tout)]
+
+
+def prepare_icpc_case(case: Case, case_files: Path) -> None:
+    import shutil
+
+    from .validator import fresh_feedback_dir
+
+    fresh_feedback_dir(case_files / FEEDBACK_DIR)
+    answer = case_files / ANSWER_FILE
+    if case.answer_path is not None:
+        shutil.copyfile(case.answer_path, answer)
+    else:
+        answer.write_bytes(b"")
+
+
+def check_interactor_output(checker: Path, case: Case, tout: Path, memory_mb: int) -> Decision:
+    """A Polygon-style interactive task's checker, ``checker input tout answer``, once the
+    interactor accepted; the lines ibench's testlib header appends to tout are left out."""
+    import dataclasses
+    import tempfile
+
+    from .batch import run_checker
+
+    data = _read(tout) or b""
+    kept = b"\n".join(line for line in data.split(b"\n") if not line.startswith(b"ibench_solver_eof="))
+    with tempfile.NamedTemporaryFile(prefix="ibench-tout-") as f:
+        f.write(kept)
+        f.flush()
+        answer = case.answer_path if case.answer_path is not None else Path("/dev/null")
+        d, _ = run_checker(checker, dataclasses.replace(case, answer_path=answer), Path(f.name), memory_mb)
+    return d
+
+
 class InteractiveGrader:
     def __init__(self, settings: JudgeSettings, sandbox: Sandbox):
         self.settings = settings
@@ -195,7 +240,7 @@ class InteractiveGrader:
             interactor=interactor,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
-            interactor_args=["/dev/fd/3", str(tout)],
+            interactor_args=interactor_args(task, tout),
             interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.transcript_bytes}",
                            f"IBENCH_TRANSCRIPT_TAIL_BYTES={self.settings.tail_bytes}"],
             cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
@@ -203,14 +248,17 @@ class InteractiveGrader:
             nproc=self.settings.max_processes + solver.runtime_threads, fsize_kb=self.settings.output_limit_mb * 1024,
             # never below the hard wall cap: a solver's flood that keeps the interactor reading
             # must meet the cap (the solver's IDLE), not the interactor's own CPU limit (an SE)
-            interactor_cpu_ms=int(max(self.settings.interactor_cpu_s * 1000, lim.wall_ms * self.settings.wall_hard_factor)),
+            interactor_cpu_ms=int(max(self.settings.interactor_cpu_s * 1000, lim.wall_ms * self.settings.wall_hard_factor,
+                                      task.interactor_cpu_ms or 0)),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
-            binds=list(solver.binds), address_space_kb=solver.address_space_kb(lim.mem_kb),
+            binds=list(solver.binds), host_libs=solver.host_libs, address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         self._template = (task, solver, interactor, files, req, lim, mem_kb)
         return req, lim, mem_kb
 
-    def run_case(self, task: Task, case: Case, solver: Program, interactor: Path) -> CaseResult:
+    def run_case(self, task: Task, case: Case, solver: Program, interactor: Path, checker: Path | None = None) -> CaseResult:
+        """One case; ``checker`` (a testlib task's, Polygon style) then judges the interactor's
+        output file ``tout`` against the case's answer once the interactor accepted."""
         files = self._files()
         tout, istderr, sstderr, transcript = files
         for f in (tout, transcript):  # what the interactor writes: never the last case's
@@ -219,17 +267,26 @@ class InteractiveGrader:
             except FileNotFoundError:
                 pass
         template, lim, mem_kb = self._request(task, solver, interactor, files)
+        if task.contract == "icpc":  # a fresh feedback dir, the case's answer beside it
+            prepare_icpc_case(case, tout.parent)
         req = template.with_files(case=case.input_path,
                                   prefill=case.input_path if prefills(task, self.settings) else None)
         r = self.sandbox.run(req, solver_stderr=sstderr, interactor_stderr=istderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
         message = verdict_message(tail(istderr, STDERR_READ, r.interactor_stderr_bytes), MESSAGE_LIMIT)
+        icpc_score = None
+        if task.contract == "icpc":  # 42 / 43 and judgemessage.txt, read as the testlib rules read them
+            r, message, icpc_score = interactor_outcome(r, tout.parent / FEEDBACK_DIR, message)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
                                grace_ms=self.settings.grace_ms, interactor_message=message,
                                queries=queries, query_limit=query_limit, solver_eof=log.solver_eof,
                                oom_markers=solver.oom_markers)
+        if d.verdict is Verdict.OK and checker is not None and task.contract != "icpc":
+            d = check_interactor_output(checker, case, tout, self.settings.interactor_memory_mb)
+        elif d.verdict is Verdict.OK and icpc_score is not None:  # recorded; groups score by accept/reject
+            d = Decision(d.verdict, f"{d.reason} (score {icpc_score:g})".strip(), d.score)
         tr = read_transcript(transcript, self.settings.tail_bytes)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),

@@ -74,6 +74,10 @@ class Judge:
     def compile_tool(self, task: Task, path: Path) -> Path:
         """A task's own program, compiled once (memoised here, cached on disk across processes)."""
         path = Path(path)
+        if path not in self._tools and path.is_dir():  # a validator folder (ICPC contract): several sources, C++ or Python
+            from .validator import build_program
+
+            self._tools[path] = build_program(self, path)
         if path not in self._tools:
             prog = self.executor("cpp").compile_trusted([path], [self.testlib_dir, path.parent], self.testlib_dir)
             if prog.binary is None:
@@ -108,7 +112,8 @@ class Judge:
     def _run_case(self, task: Task, case: Case, solver: Program) -> CaseResult:
         if task.is_interactive:
             mode = case.interactor or ("adaptive" if int(case.name) > 100 else "non_adaptive")
-            return self.interactive.run_case(task, case, solver, self.compile_tool(task, task.interactors[mode]))
+            checker = self.compile_tool(task, task.checker) if task.checker else None  # Polygon: checks tout after
+            return self.interactive.run_case(task, case, solver, self.compile_tool(task, task.interactors[mode]), checker)
         checker = self.compile_tool(task, task.checker) if task.checker else None
         return self.batch.run_case(task, case, solver, checker)
 

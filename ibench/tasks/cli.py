@@ -6,6 +6,7 @@
     python -m ibench.tasks validate tasks/ --cases 5    # compile, regenerate, judge known solutions
     python -m ibench.tasks probe tasks/ --jobs 2        # mutation probes (ibench/tasks/probe/)
     python -m ibench.tasks import-interactbench ...     # importers (ibench/tasks/importers/)
+    python -m ibench.tasks import PACKAGE... --out DIR  # ICPC / Kattis or Polygon packages
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from .model import InteractorMode, TaskKind
 IMPORTERS: dict[str, tuple[str, str]] = {
     "import-interactbench": ("interactbench", "convert the InteractBench release (problems.jsonl, test_cases/) into task folders"),
     "import-liveoibench": ("liveoibench", "convert LiveOIBench problems into task folders"),
+    "import-icpc": ("icpc", "convert ICPC / Kattis problem packages (folders or zips) into task folders"),
+    "import-polygon": ("polygon", "convert Codeforces Polygon packages (folders or zips) into task folders"),
+    "import": ("icpc_auto", "convert problem packages, ICPC / Kattis or Polygon, recognised by their files"),
 }
 
 

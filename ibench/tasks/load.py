@@ -33,6 +33,7 @@ from .checks import (
     parse_recipes,
     shipped_case_names,
 )
+from .checks.contract import check_contract, check_open_cases, check_program_dir
 from .errors import Problem, TaskError
 from .model import CATEGORIES, DIFFICULTIES, Case, Subtask, Task, TaskKind
 
@@ -198,16 +199,30 @@ def _build(root: Path, c: Collector) -> Task | None:
     checker = None
     subtasks: tuple[Subtask, ...] = ()
     grader_files: tuple[Path, ...] = ()
+    contract = check_contract(root, meta.raw, kind, meta.mode, c)
+    icpc = contract.contract == "icpc"
     if kind in (TaskKind.INTERACTIVE, TaskKind.GRADER):
-        interactors = check_interactors(root, meta.mode, c)
-        cases = check_interactive_cases(root, meta.mode, c)
+        if icpc:  # one validator folder serves every case
+            folder = check_program_dir(root / "interactor", "interactor", c)
+            interactors = {"non_adaptive": folder, "adaptive": folder} if folder else {}
+        else:
+            interactors = check_interactors(root, meta.mode, c)
+        if contract.open_cases:
+            cases = check_open_cases(root, meta.mode, c)
+        else:
+            cases = check_interactive_cases(root, meta.mode, c)
+        if kind is TaskKind.INTERACTIVE and not icpc and (root / "checker").is_dir():
+            checker = check_checker(root, c)  # Polygon style: judges the interactor's output once it accepted
         if kind is TaskKind.GRADER:
             grader_files = check_grader(root, c)
         if (root / "subtasks.json").exists():  # olympiad interactive tasks score by subtask too
             subtasks = check_subtasks(root, {case.name for case in cases}, c)
     elif kind is TaskKind.BATCH:
         cases = check_batch_tests(root, c)
-        checker = check_checker(root, c)
+        if icpc:  # the task's validator folder, or (none) the default output validator
+            checker = check_program_dir(root / "checker", "output validator", c) if (root / "checker").is_dir() else None
+        else:
+            checker = check_checker(root, c)
         subtasks = check_subtasks(root, {case.name for case in cases}, c)
         # A batch task may link the solution with a grader that owns main (IOI style); the
         # verdict still comes from its output, checked as usual.
@@ -240,4 +255,8 @@ def _build(root: Path, c: Collector) -> Task | None:
         solutions=solutions,
         meta=meta.raw,
         date=meta.date,
+        contract=contract.contract,
+        validator_flags=contract.flags,
+        interactor_cpu_ms=contract.interactor_cpu_ms,
+        open_cases=contract.open_cases,
     )

@@ -64,10 +64,18 @@ class KnownSolution:
     # The study variant it is judged under (expected.json "variant"): "interactive" (the task as
     # stated) or "batch" (the batch variant, InteractBench C.1: it reads the hidden case on stdin first)
     variant: str = "interactive"
+    # Every label that counts as agreeing with the author (an imported package's tag: a
+    # time_limit_exceeded folder accepts TLE and IDLE, "rejected" any failure); () = {expected}
+    accepts: tuple[str, ...] = ()
+    tag: str = ""  # the package's own name for the expectation (its submissions folder, Polygon tag)
 
     @property
     def accepted(self) -> bool:
         return self.expected == "OK"
+
+    def agrees(self, verdict: str) -> bool:
+        """Whether ``verdict`` is one this solution is expected to get."""
+        return verdict in self.accepts if self.accepts else verdict == self.expected
 
     def expected_for(self, all_cases: bool) -> str:
         return self.expected if all_cases or self.expected_early_exit is None else self.expected_early_exit
@@ -94,6 +102,18 @@ class Task:
     # The task's release date (meta.json ``date``, YYYY-MM-DD; the importers fill it from the
     # release's contest dates): the time-split study (InteractBench C.3) splits tasks by its year.
     date: _dt.date | None = None
+    # How the task's own judge program is called: "testlib" (`checker in out ans`, `interactor in
+    # tout`, exit 0/1/2/3/7) or "icpc" (the ICPC/Kattis validator contract: `validator input
+    # answer feedback_dir [flags] < output`, exit 42 accept / 43 reject). An "icpc" batch task
+    # without a checker is compared by the default output validator under ``validator_flags``.
+    contract: str = "testlib"
+    validator_flags: tuple[str, ...] = ()
+    # The interactor's (or checker's) own CPU budget in ms, from the task card; None: the judge's
+    # setting alone. Never below the judge's setting, never derived from the solver's limit alone.
+    interactor_cpu_ms: int | None = None
+    # Interactive cases numbered 001, 002, ... with no pool cap (meta.json "case_pools": "open"),
+    # all served by the task's one interactor; the SPEC's 001-100 / 101-200 pools otherwise
+    open_cases: bool = False
 
     @property
     def statement_path(self) -> Path:

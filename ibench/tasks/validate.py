@@ -49,6 +49,8 @@ class Row:
     ok: bool | None  # None: a warning, shown but not a failure
     score: str = ""
     detail: str = ""
+    tag: str = ""  # the package's own expectation (an imported solution's folder or Polygon tag)
+    figures: str = ""  # the deciding case, its CPU, wall, memory and exits
 
 
 @dataclass
@@ -135,7 +137,7 @@ def run_job(job: ToolsJob | SolutionJob, settings: "JudgeSettings") -> list[Row]
 
 
 def _tool_sources(task: Task) -> list[Path]:
-    tools = [task.interactors[k] for k in sorted(task.interactors)]
+    tools = list(dict.fromkeys(task.interactors[k] for k in sorted(task.interactors)))  # one ICPC folder serves both
     if task.checker:
         tools.append(task.checker)
     if task.generator:
@@ -224,6 +226,12 @@ def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
         settings = dataclasses.replace(settings, variant=sol.variant)
     source = sol.path.read_text(encoding="utf-8")
     language = solution_language(sol.path)
+    if sol.tag:
+        # An imported package's submission is judged as its own judge does: in case order, the
+        # first failing case decides (its authors' tag names that verdict, not the most severe).
+        chosen = None if job.cases is None else [c for c in task.cases if c.name in set(job.cases)]
+        result = _judge(settings, all_cases=False).judge(task, source, language=language, cases=chosen)
+        return _solution_row(task, sol, result, sampled=job.cases is not None)
     judge = _judge(settings, all_cases=True)
     if job.cases is None:
         row = _solution_row(task, sol, judge.judge(task, source, language=language), sampled=False)
@@ -231,7 +239,8 @@ def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
             # The label a default (early-exit) run gives must be the one expected.json declares
             # for it, or the reference model's replay would disagree with the task card.
             early = _judge(settings, all_cases=False).judge(task, source, language=language)
-            if early.verdict.value != sol.expected_for(all_cases=False):
+            if early.verdict.value != sol.expected_for(all_cases=False) and not (
+                    sol.accepts and sol.expected_early_exit is None and sol.agrees(early.verdict.value)):
                 return Row(sol.path.name, f"{sol.expected_for(all_cases=False)} (early exit)", early.verdict.value,
                            False, detail="set expected_early_exit in expected.json: with early exit the first "
                                          f"failing case decides ({early.message[:120]})")
@@ -242,14 +251,14 @@ def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
     # The sample settles an accepted solution either way, and a probe that shows its expected
     # label. A probe that does not (passes the sample, or fails differently) may be exposed
     # only by cases outside the sample, so it gets the full, definitive run.
-    if sol.accepted or result.verdict.value == sol.expected:
+    if sol.accepted or sol.agrees(result.verdict.value):
         return _solution_row(task, sol, result, sampled=True)
     return _solution_row(task, sol, judge.judge(task, source, language=language), sampled=False)
 
 
 def _solution_row(task: Task, sol: KnownSolution, result: "SampleResult", sampled: bool) -> Row:
     got = result.verdict.value
-    ok = got == sol.expected
+    ok = sol.agrees(got)
     detail = sol.note
     if got == "SE":
         detail = f"JUDGE ERROR: {result.message}"
@@ -267,7 +276,18 @@ def _solution_row(task: Task, sol: KnownSolution, result: "SampleResult", sample
                     detail = f"score {_fmt(result.score)}, expected {_fmt(sol.score)}; {detail}"
             else:
                 score += " (sampled)"
-    return Row(sol.path.name, sol.expected, got, ok, score=score, detail=detail)
+    expected = "|".join(sol.accepts) if sol.accepts else sol.expected
+    return Row(sol.path.name, expected, got, ok, score=score, detail=detail, tag=sol.tag, figures=_figures(result))
+
+
+def _figures(result: "SampleResult") -> str:
+    """The deciding case's figures (a disagreement's evidence): the failing case, else the slowest."""
+    if not result.cases:
+        return ""
+    failing = [c for c in result.cases if c.verdict.value == result.verdict.value and c.verdict.value != "OK"]
+    c = failing[0] if failing else max(result.cases, key=lambda c: c.cpu_ms)
+    return (f"case {c.case}: {c.verdict.value}, cpu {c.cpu_ms:.0f} ms, wall {c.wall_ms:.0f} ms, "
+            f"{c.peak_kb // 1024} MB, solver {c.solver_exit or '-'}, judge {c.interactor_exit or '-'}")
 
 
 def _fmt(x: float) -> str:
@@ -391,7 +411,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--ids", help="comma-separated task ids to validate (default: all)")
     parser.add_argument("--cases", type=int, default=None, metavar="N",
                         help="a deterministic sample of N cases per task (CI); default: every case")
-    parser.add_argument("--jobs", type=int, default=1, help="parallel jobs (default 1)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="parallel jobs (default: the host's cores, %(default)s here)")
+    parser.add_argument("--agreement-dir", type=Path, default=None, metavar="DIR",
+                        help="where imported tasks' agreement.csv and confusion.csv go (default: DIR/_validate)")
     parser.add_argument("--ray", action="store_true", help="run jobs as Ray tasks (falls back to processes)")
     parser.add_argument("--probe", action="store_true",
                         help="also run the mutation probe (python -m ibench.tasks probe): Category B must be met "
@@ -423,10 +446,23 @@ def run_from_args(args: argparse.Namespace) -> int:
         console.print(f"validate: {e}", markup=False)
         return 2
     print_summary(console, results)
+    _agreement(console, results, args.agreement_dir or (args.dir / "_validate"))
     ok = all(r.ok for r in results)
     if getattr(args, "probe", False):
         ok = _probe(console, tasks, args.jobs) and ok
     return 0 if ok else 1
+
+
+def _agreement(console, results: list[TaskValidation], folder: Path) -> None:
+    """Imported tasks: the authors' tags against ibench's verdicts (ibench/tasks/agreement.py)."""
+    from .agreement import collect, render, write_csv
+
+    agreement = collect(results)
+    if not agreement.rows:
+        return
+    console.print(render(agreement), markup=False, highlight=False)
+    per, conf = write_csv(agreement, folder)
+    console.print(f"wrote {per} and {conf}", markup=False)
 
 
 def _probe(console, tasks: Sequence[Task], jobs: int) -> bool:

@@ -48,7 +48,19 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
         if not isinstance(entry, dict):
             c.error(path, name, f"is a JSON {json_type(type(entry))}; expected an object like {{\"expected\": \"OK\", \"note\": \"...\"}}")
             continue
-        verdict = _entry_verdict(path, name, entry, c)
+        accepts: tuple[str, ...] = ()
+        if isinstance(entry.get("expected"), list):  # a set: any of these labels agrees (imported packages)
+            verdicts = [_entry_verdict(path, name, {"expected": v}, c) for v in entry["expected"]]
+            if not verdicts:
+                c.error(path, f"{name}.expected", "is an empty list; expected a verdict or a non-empty list of verdicts")
+            verdict = verdicts[0] if verdicts and all(v is not None for v in verdicts) else None
+            accepts = tuple(dict.fromkeys(v.value for v in verdicts if v is not None))
+        else:
+            verdict = _entry_verdict(path, name, entry, c)
+        tag = entry.get("tag", "")
+        if not isinstance(tag, str):
+            c.error(path, f"{name}.tag", f"{tag!r} is not a string; expected the package's own name for the expectation")
+            tag = ""
         score = entry.get("score")
         if score is not None:
             if not is_number(score) or score < 0:
@@ -71,13 +83,14 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
             c.error(path, f"{name}.variant", "\"batch\" (the batch variant) is only for stdio-interactive tasks (the "
                                              "hidden case reaches the solver's stdin before the interaction)")
             variant = None
-        for key in set(entry) - {"expected", "expected_early_exit", "score", "note", "variant"}:
+        for key in set(entry) - {"expected", "expected_early_exit", "score", "note", "variant", "tag"}:
             c.warn(path, f"{name}.{key}", "unknown key, ignored")
         if verdict is not None and variant is not None and file.is_file() and file.suffix in SOLUTION_LANGUAGES:
             solutions.append(KnownSolution(path=file, expected=verdict.value,
                                            score=float(score) if score is not None else None, note=note,
                                            expected_early_exit=early.value if early is not None else None,
-                                           variant=variant))
+                                           variant=variant, accepts=accepts if len(accepts) > 1 else (),
+                                           tag=tag))
     for name in sources:
         if name not in data:
             c.error(path, name, f"solutions/{name} is not listed; expected every solution to have an expected verdict")
