@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
@@ -22,6 +22,7 @@ from ibench.generate.base import SamplingSettings
 from ibench.generate.feedback import FeedbackSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.settings import JudgeSettings
+from ibench.keys import EXECUTION, EXTENT, LABEL, MEASURED, mark_of, role
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CONF_DIR = REPO_ROOT / "conf"
@@ -59,11 +60,12 @@ def safe_name(text: object, max_len: int = 80) -> str:
 
 def _leaf_items(overrides: Any, exclude: Any) -> list[tuple[str, str, str]]:
     skip = set(exclude or ())
+    prefixes = tuple(k for k in skip if k.endswith("."))  # a whole group: any key under it
     items = []
     for o in list(overrides or ()):
         key, sep, value = str(o).partition("=")
         bare = key.lstrip("+~")
-        if bare in skip or bare.startswith("hydra.") or bare.startswith("hydra/"):
+        if bare in skip or bare.startswith(prefixes) or bare.startswith("hydra.") or bare.startswith("hydra/"):
             continue
         items.append((bare, key, value if sep else ""))
     return items
@@ -154,155 +156,232 @@ if not OmegaConf.has_resolver("ibench.run_leaf"):
 # -- model/ ----------------------------------------------------------------------------------------
 @dataclass
 class ModelConfig:
-    _target_: str = MISSING
-    name: str = MISSING  # display name; W&B group; part of the resume key
-    reasoning: bool = False  # table grouping: reasoning vs non-reasoning configurations
+    _target_: str = role(MEASURED, MISSING)
+    name: str = role(LABEL, MISSING)  # display name; W&B group; part of the resume key
+    reasoning: bool = role(LABEL, False)  # table grouping: reasoning vs non-reasoning configurations
 
 
 @dataclass
 class ReferenceModelConfig(ModelConfig):
-    _target_: str = "ibench.generate.reference.ReferenceBackend"
-    name: str = "reference"
-    language: str = "${bench.language}"
-    repeat_to_n: bool = False  # True: cycle the known solutions up to sampling.n samples
-    variant: str = "${bench.variant}"  # replays the known solutions of this variant
+    _target_: str = role(MEASURED, "ibench.generate.reference.ReferenceBackend")
+    name: str = role(LABEL, "reference")
+    language: str = role(MEASURED, "${bench.language}")
+    repeat_to_n: bool = role(MEASURED, False)  # True: cycle the known solutions up to sampling.n samples
+    variant: str = role(MEASURED, "${bench.variant}")  # replays the known solutions of this variant
 
 
 @dataclass
 class OpenAIModelConfig(ModelConfig):
-    _target_: str = "ibench.generate.openai_backend.OpenAIBackend"
-    model: str = MISSING  # the model id the endpoint expects
-    base_url: str = "http://localhost:8000/v1"
-    api_key_env: Optional[str] = "OPENAI_API_KEY"  # name of the environment variable holding the key
-    max_concurrency: int = 16
-    max_retries: int = 6
-    timeout_s: float = 1800.0
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    max_tokens_field: str = "max_tokens"
-    budget_field: Optional[str] = None
-    send_seed: bool = True
-    extra_body: dict[str, Any] = field(default_factory=dict)
-    headers: dict[str, str] = field(default_factory=dict)
-    reasoning_format: str = "think"
-    preflight: bool = True  # one small request before the run starts (false: skip it)
+    _target_: str = role(MEASURED, "ibench.generate.openai_backend.OpenAIBackend")
+    model: str = role(MEASURED, MISSING)  # the model id the endpoint expects
+    base_url: str = role(EXECUTION, "http://localhost:8000/v1")
+    api_key_env: Optional[str] = role(EXECUTION, "OPENAI_API_KEY")  # name of the environment variable holding the key
+    max_concurrency: int = role(EXECUTION, 16)
+    max_retries: int = role(EXECUTION, 6)
+    timeout_s: float = role(EXECUTION, 1800.0)
+    backoff_base_s: float = role(EXECUTION, 1.0)
+    backoff_max_s: float = role(EXECUTION, 60.0)
+    max_tokens_field: str = role(MEASURED, "max_tokens")
+    budget_field: Optional[str] = role(MEASURED, None)
+    send_seed: bool = role(MEASURED, True)
+    extra_body: dict[str, Any] = role(MEASURED, factory=dict)
+    headers: dict[str, str] = role(EXECUTION, factory=dict)
+    reasoning_format: str = role(MEASURED, "think")
+    preflight: bool = role(EXECUTION, True)  # one small request before the run starts (false: skip it)
 
 
 @dataclass
 class VLLMModelConfig(ModelConfig):
-    _target_: str = "ibench.generate.vllm_backend.VLLMBackend"
-    model: str = MISSING  # Hugging Face id or local path of the weights
-    tensor_parallel_size: int = 1
-    pipeline_parallel_size: int = 1  # stages per replica, across nodes (a replica = TP x PP GPUs)
-    replicas: int = 1
-    enable_thinking: Optional[bool] = None
-    chat_template_kwargs: dict[str, Any] = field(default_factory=dict)
-    engine_kwargs: dict[str, Any] = field(default_factory=dict)
-    reasoning_format: str = "think"  # think | harmony | none
-    tasks_per_call: int = 8
-    calls_in_flight: int = 2
-    gpus_per_bundle: float = 1.0
-    cpus_per_bundle: float = 1.0
-    budget_mode: str = "auto"  # auto | native | stop
-    think_close: str = "</think>"
-    engine_module: str = "vllm"
-    placement_timeout_s: float = 1800.0
-    max_restarts: int = 1
-    max_task_retries: int = 2
+    _target_: str = role(MEASURED, "ibench.generate.vllm_backend.VLLMBackend")
+    model: str = role(MEASURED, MISSING)  # Hugging Face id or local path of the weights
+    tensor_parallel_size: int = role(MEASURED, 1)  # GPUs per pipeline stage, within one node
+    pipeline_parallel_size: int = role(MEASURED, 1)  # stages per replica, across nodes (a replica = TP x PP GPUs)
+    replicas: int = role(EXECUTION, 1)
+    enable_thinking: Optional[bool] = role(MEASURED, None)
+    chat_template_kwargs: dict[str, Any] = role(MEASURED, factory=dict)
+    engine_kwargs: dict[str, Any] = role(MEASURED, factory=dict)
+    reasoning_format: str = role(MEASURED, "think")  # think | harmony | none
+    tasks_per_call: int = role(EXECUTION, 8)
+    calls_in_flight: int = role(EXECUTION, 2)
+    gpus_per_bundle: float = role(EXECUTION, 1.0)
+    cpus_per_bundle: float = role(EXECUTION, 1.0)
+    budget_mode: str = role(MEASURED, "auto")  # auto | native | stop
+    think_close: str = role(MEASURED, "</think>")
+    engine_module: str = role(MEASURED, "vllm")
+    placement_timeout_s: float = role(EXECUTION, 1800.0)
+    max_restarts: int = role(EXECUTION, 1)
+    max_task_retries: int = role(EXECUTION, 2)
 
 
 # -- bench/, wandb/, cluster/, paths, pipeline, metrics -----------------------------------------------
 @dataclass
 class BenchConfig:
-    name: str = "bundled"
-    tasks_dir: str = "${paths.tasks_dir}"
-    ids: Optional[list[str]] = None  # task folder names
-    difficulties: Optional[list[str]] = None  # Easy | Medium | Hard
-    categories: Optional[list[str]] = None  # Graph, Search, ... (a task matches any)
-    limit: Optional[int] = None  # first N tasks after filtering (smoke runs)
-    language: str = "cpp"
+    name: str = role(LABEL, "bundled")
+    tasks_dir: str = role(MEASURED, "${paths.tasks_dir}")
+    ids: Optional[list[str]] = role(MEASURED, None)  # task folder names
+    difficulties: Optional[list[str]] = role(MEASURED, None)  # Easy | Medium | Hard
+    categories: Optional[list[str]] = role(MEASURED, None)  # Graph, Search, ... (a task matches any)
+    limit: Optional[int] = role(MEASURED, None)  # first N tasks after filtering (smoke runs)
+    language: str = role(MEASURED, "cpp")
     # interactive | batch: the batch variant (InteractBench C.1) gives the solver of each
     # stdio-interactive task its hidden case on stdin before the interaction
-    variant: str = "interactive"
-    non_adaptive_cases: Optional[int] = None  # case pools: how many of each to run (None = all)
-    adaptive_cases: Optional[int] = None
-    accept_untagged_fence: bool = False  # also take a ``` block without a language tag
+    variant: str = role(MEASURED, "interactive")
+    non_adaptive_cases: Optional[int] = role(MEASURED, None)  # case pools: how many of each to run (None = all)
+    adaptive_cases: Optional[int] = role(MEASURED, None)
+    accept_untagged_fence: bool = role(MEASURED, False)  # also take a ``` block without a language tag
 
 
 @dataclass
 class WandbConfig:
-    mode: str = "auto"  # auto (online with credentials, else offline) | online | offline | disabled
-    project: str = "ibench"
-    entity: Optional[str] = None
-    group: Optional[str] = "${model.name}"
-    job_type: str = "eval"
-    name: Optional[str] = None
-    tags: list[str] = field(default_factory=list)
-    init_timeout_s: float = 60.0  # online init that takes longer falls back to offline
-    log_every_s: float = 10.0  # running counts and pass@1 while the run goes
+    mode: str = role(EXECUTION, "auto")  # auto (online with credentials, else offline) | online | offline | disabled
+    project: str = role(EXECUTION, "ibench")
+    entity: Optional[str] = role(EXECUTION, None)
+    group: Optional[str] = role(EXECUTION, "${model.name}")
+    job_type: str = role(EXECUTION, "eval")
+    name: Optional[str] = role(EXECUTION, None)
+    tags: list[str] = role(EXECUTION, factory=list)
+    init_timeout_s: float = role(EXECUTION, 60.0)  # online init that takes longer falls back to offline
+    log_every_s: float = role(EXECUTION, 10.0)  # running counts and pass@1 while the run goes
 
 
 @dataclass
 class ClusterConfig:
-    _target_: str = "ibench.cluster.LocalCluster"
-    name: str = "local"
-    address: Optional[str] = None  # None: start a local Ray; "auto" or "ray://host:port": join one
-    num_cpus: Optional[int] = None
-    num_gpus: Optional[int] = None
-    include_dashboard: bool = False
-    runtime_env: dict[str, Any] = field(default_factory=dict)
+    _target_: str = role(EXECUTION, "ibench.cluster.LocalCluster")
+    name: str = role(EXECUTION, "local")
+    address: Optional[str] = role(EXECUTION, None)  # None: start a local Ray; "auto" or "ray://host:port": join one
+    num_cpus: Optional[int] = role(EXECUTION, None)
+    num_gpus: Optional[int] = role(EXECUTION, None)
+    include_dashboard: bool = role(EXECUTION, False)
+    runtime_env: dict[str, Any] = role(EXECUTION, factory=dict)
 
 
 @dataclass
 class PathsConfig:
-    root_dir: str = "${ibench.root:}"
-    tasks_dir: str = "${paths.root_dir}/tasks"
-    output_dir: str = "${paths.root_dir}/outputs"
+    root_dir: str = role(MEASURED, "${ibench.root:}")
+    tasks_dir: str = role(MEASURED, "${paths.root_dir}/tasks")
+    output_dir: str = role(EXECUTION, "${paths.root_dir}/outputs")
 
 
 @dataclass
 class PipelineConfig:
-    judge_cpus: float = 1.0  # CPUs reserved per judge task (the paper ran each with 2 cores)
-    max_inflight: int = 0  # judge tasks in flight at once; 0 = 2 x cluster CPUs
-    task_retries: int = 2  # Ray retries of a judge task whose worker or node died
-    rejudge_se: int = 1  # re-judge a sample that got a judge error (SE) this many times
-    regenerate_failed: bool = True  # on resume, retry samples whose generation request failed
-    flush_rows: int = 64  # parquet part every N rows (each row is journaled at once anyway)
-    flush_seconds: float = 5.0
-    progress: bool = True  # progress bars on a terminal
-    log_every_s: float = 30.0  # without a terminal (Slurm logs): one progress line this often; 0 = never
+    judge_cpus: float = role(EXECUTION, 1.0)  # CPUs reserved per judge task (the paper ran each with 2 cores)
+    max_inflight: int = role(EXECUTION, 0)  # judge tasks in flight at once; 0 = 2 x cluster CPUs
+    task_retries: int = role(EXECUTION, 2)  # Ray retries of a judge task whose worker or node died
+    rejudge_se: int = role(EXECUTION, 1)  # re-judge a sample that got a judge error (SE) this many times
+    regenerate_failed: bool = role(EXECUTION, True)  # on resume, retry samples whose generation request failed
+    flush_rows: int = role(EXECUTION, 64)  # parquet part every N rows (each row is journaled at once anyway)
+    flush_seconds: float = role(EXECUTION, 5.0)
+    progress: bool = role(EXECUTION, True)  # progress bars on a terminal
+    log_every_s: float = role(EXECUTION, 30.0)  # without a terminal (Slurm logs): one progress line this often; 0 = never
 
 
 @dataclass
 class MetricsConfig:
-    ks: list[int] = field(default_factory=lambda: [1, 5])
-    bootstrap: int = 1000
-    confidence: float = 0.95
-    seed: int = 0
+    ks: list[int] = role(EXECUTION, factory=lambda: [1, 5])
+    bootstrap: int = role(EXECUTION, 1000)
+    confidence: float = role(EXECUTION, 0.95)
+    seed: int = role(EXECUTION, 0)
 
 
 @dataclass
 class ReportConfig:
-    viewer: bool = False  # write the results viewer (RUN/viewer) at the end; W&B gets its run page as HTML
+    viewer: bool = role(EXECUTION, False)  # write the results viewer (RUN/viewer) at the end; W&B gets its run page as HTML
 
 
 @dataclass
 class Config:
-    paths: PathsConfig = field(default_factory=PathsConfig)
-    model: Any = MISSING
-    sampling: SamplingSettings = MISSING
-    prompt: PromptTemplate = MISSING
-    feedback: FeedbackSettings = MISSING  # refinement rounds' feedback turn (sampling.refine_rounds)
-    judge: JudgeSettings = MISSING
-    bench: BenchConfig = MISSING
-    wandb: WandbConfig = MISSING
-    cluster: Any = MISSING
-    pipeline: PipelineConfig = field(default_factory=PipelineConfig)
-    metrics: MetricsConfig = field(default_factory=MetricsConfig)
-    report: ReportConfig = field(default_factory=ReportConfig)
-    resume: Optional[str] = None  # a previous run's output folder to continue in
-    print_config: bool = False
+    paths: PathsConfig = role(MEASURED, factory=PathsConfig)
+    model: Any = role(MEASURED, MISSING)
+    sampling: SamplingSettings = role(MEASURED, MISSING)
+    prompt: PromptTemplate = role(MEASURED, MISSING)
+    feedback: FeedbackSettings = role(MEASURED, MISSING)  # refinement rounds' feedback turn (sampling.refine_rounds)
+    judge: JudgeSettings = role(MEASURED, MISSING)
+    bench: BenchConfig = role(MEASURED, MISSING)
+    wandb: WandbConfig = role(EXECUTION, MISSING)
+    cluster: Any = role(EXECUTION, MISSING)
+    pipeline: PipelineConfig = role(EXECUTION, factory=PipelineConfig)
+    metrics: MetricsConfig = role(EXECUTION, factory=MetricsConfig)
+    report: ReportConfig = role(EXECUTION, factory=ReportConfig)
+    resume: Optional[str] = role(EXECUTION, None)  # a previous run's output folder to continue in
+    print_config: bool = role(EXECUTION, False)
 
+
+# -- the roles, derived (issue 34) --------------------------------------------------------------------
+# Each config group's schema classes; every field of each carries a role (ibench.keys.role).
+GROUP_SCHEMAS: dict[str, tuple[type, ...]] = {
+    "model": (ModelConfig, ReferenceModelConfig, OpenAIModelConfig, VLLMModelConfig),
+    "sampling": (SamplingSettings,), "prompt": (PromptTemplate,), "feedback": (FeedbackSettings,),
+    "judge": (JudgeSettings,), "bench": (BenchConfig,), "wandb": (WandbConfig,), "cluster": (ClusterConfig,),
+    "paths": (PathsConfig,), "pipeline": (PipelineConfig,), "metrics": (MetricsConfig,), "report": (ReportConfig,),
+}
+# A group whose choice the run folder's path already shows (model.name): its choice stays out of the leaf.
+CHOICE_IN_PATH = ("model",)
+
+
+def setting_roles() -> dict[str, str]:
+    """Every settings key (``group.field``, and each top-level field) with its role (a
+    :data:`~ibench.keys.LABEL` names, never hashed); raises :class:`~ibench.keys.UnmarkedField`
+    for a field without one, ValueError for a field two schemas of a group mark differently."""
+    import dataclasses
+
+    out: dict[str, str] = {}
+    for f in dataclasses.fields(Config):
+        out[f.name] = mark_of(Config, f.name)[0]
+    for group, schemas in GROUP_SCHEMAS.items():
+        for cls in schemas:
+            for f in dataclasses.fields(cls):
+                key, r = f"{group}.{f.name}", mark_of(cls, f.name)[0]
+                if out.setdefault(key, r) != r:
+                    raise ValueError(f"{key}: {cls.__name__} marks it {r}, another {group} schema {out[key]}")
+    return out
+
+
+def role_of_key(key: str, roles: dict[str, str] | None = None) -> str:
+    """The role of a dotted settings key: its field's, a sub-key of a dict field its field's, a
+    key no schema declares (a cluster option's own) its group's."""
+    roles = setting_roles() if roles is None else roles
+    parts = key.lstrip("+~").split(".")
+    for i in range(len(parts), 0, -1):
+        got = roles.get(".".join(parts[:i]))
+        if got is not None:
+            return got
+    return MEASURED  # unknown: treated as changing what the run measures
+
+
+def execution_keys() -> list[str]:
+    """The keys left out of a run folder's name (``hydra.job.config.override_dirname.exclude_keys``
+    in conf/config.yaml): every execution setting, a whole execution group as ``group`` and
+    ``group.`` (any key under it), and the choices the path already shows."""
+    roles = setting_roles()
+    out = list(CHOICE_IN_PATH)
+    for key, r in roles.items():
+        if r != EXECUTION:
+            continue
+        out.append(key)
+        if key in GROUP_SCHEMAS:
+            out.append(key + ".")
+    return list(dict.fromkeys(out))
+
+
+def resume_allowed_keys() -> tuple[str, ...]:
+    """What ``resume=PATH`` may change (patterns: a key, or a prefix ending in ``.``): the
+    execution settings and the extent ones (more refinement rounds)."""
+    roles = setting_roles()
+    out = []
+    for key, r in roles.items():
+        if r in (EXECUTION, EXTENT):
+            out.append(key)
+            if key in GROUP_SCHEMAS:
+                out.append(key + ".")
+    return tuple(out)
+
+
+def _exclude_keys_resolver() -> list[str]:
+    return execution_keys()
+
+
+if not OmegaConf.has_resolver("ibench.execution_keys"):
+    OmegaConf.register_new_resolver("ibench.execution_keys", _exclude_keys_resolver)
 
 def register() -> ConfigStore:
     cs = ConfigStore.instance()

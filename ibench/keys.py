@@ -14,7 +14,7 @@ under the old one:
 
 The rule (:class:`Keyed`): each settings record names the fields its key held when that key was
 first computed (``base``: always hashed) and the fields that say how or where rather than what
-(``left_out``: never hashed). Every other field is hashed only when it differs from its default.
+(``left_out``: never hashed, derived from each field's role, :func:`mark_of`). Every other field is hashed only when it differs from its default.
 So adding a setting never changes an existing key, and a run that uses its default keeps its
 keys; a run that sets it gets keys of its own. No key needs an "as before" branch.
 
@@ -24,6 +24,7 @@ keys; a run that sets it gets keys of its own. No key needs an "as before" branc
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import inspect
 import json
@@ -65,6 +66,88 @@ def round_id(parent_id: str, round_: int, judge_key: str, feedback_fp: str) -> s
     round, and what the feedback it answers depends on — the judge settings that gave the
     parent's verdict and the feedback's wording."""
     return fingerprint([parent_id, "round", round_, judge_key, feedback_fp])
+
+
+# -- what a setting is: its role, marked once ----------------------------------------------------
+# Every settings field carries one role (``field(metadata={"role": ...})``, see :func:`role`); the
+# key rules below (``Keyed.left_out``), the run folder's name (``exclude_keys``,
+# :func:`ibench.config.execution_keys`) and what a resume may change
+# (:data:`ibench.resume.RESUME_ALLOWED`) are all derived from it.
+MEASURED = "measured"  # changes what a run measures: hashed into its key, in its folder's name; resume refuses a change
+EXECUTION = "execution"  # where or how it runs, or what its report shows: none of those; resume accepts a change
+EXTENT = "extent"  # how far a run goes (refinement rounds: each round has keys of its own): in the folder's name,
+#                    never hashed; a resume may raise it
+LABEL = "label"  # a name for people (a preset's name): never hashed; names the folder; a resume keeps it
+ROLES = (MEASURED, EXECUTION, EXTENT, LABEL)
+
+
+def role(role_: str, default: Any = dataclasses.MISSING, *, factory: Any = dataclasses.MISSING,
+         hashed: bool = True) -> Any:
+    """A settings field with its role. ``hashed=False`` on a measured field: it enters the keys
+    another way (say so where it is marked)."""
+    if role_ not in ROLES:
+        raise ValueError(f"unknown role {role_!r}; expected one of {', '.join(ROLES)}")
+    meta = {"role": role_} if hashed else {"role": role_, "hashed": False}
+    if factory is not dataclasses.MISSING:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def _measured(names: str) -> dict[str, Any]:
+    return dict.fromkeys(names.split(), MEASURED)
+
+
+# The marks of the settings classes that live in ibench.generate and ibench.judge, kept here until
+# those modules carry them in their own fields' metadata: one entry per field, nothing defaulted
+# (tests/results/test_roles.py fails on a field marked nowhere or twice). Some field names are a
+# toolchain's (python, javac, go): one string, as JUDGE_BASE below.
+MARKS_ELSEWHERE: dict[str, dict[str, Any]] = {
+    "SamplingSettings": {**_measured("n temperature top_p top_k max_tokens seed reasoning_budget reasoning_effort"),
+                         "name": LABEL, "refine_rounds": EXTENT},
+    "PromptTemplate": {**_measured("system interactive batch examples example_answer example_ids io_templates "
+                                   "variant interactive_upfront"),
+                       "name": LABEL,
+                       # the pool's folder enters through each task's example (its own key part)
+                       "example_pool": (MEASURED, False)},
+    "FeedbackSettings": {**_measured("template message_chars tail_chars max_chars judge_message judge_replies "
+                                     "program_output program_stderr tails_from_hidden_input variant"),
+                         "name": LABEL},
+    "JudgeSettings": _measured("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker static_link cache_dir
+                                  testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
+                                  grace_ms max_processes output_limit_mb tail_bytes transcript_bytes interactor_cpu_s
+                                  interactor_memory_mb pin_cpu isolation require_isolation variant
+                                  non_adaptive_cases adaptive_cases"""),
+}
+
+
+class UnmarkedField(LookupError):
+    """A settings field without a role."""
+
+
+def mark_of(cls: type, name: str, strict: bool = False) -> tuple[str, bool]:
+    """(the role of ``cls``'s field ``name``, whether it is hashed into the key). A field marked
+    nowhere counts as measured (the safe side: its own folder, refused by a resume, hashed off its
+    default, as every later field was before the marks); ``strict``: raise
+    :class:`UnmarkedField` instead (tests/results/test_roles.py walks every field so)."""
+    fields_ = {f.name: f for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else {}
+    meta = fields_[name].metadata if name in fields_ else {}
+    if "role" in meta:
+        return str(meta["role"]), bool(meta.get("hashed", True)) and meta["role"] == MEASURED
+    for klass in getattr(cls, "__mro__", (cls,)):
+        got = MARKS_ELSEWHERE.get(klass.__name__, {}).get(name)
+        if got is not None:
+            r, hashed = got if isinstance(got, tuple) else (got, True)
+            return r, hashed and r == MEASURED
+    if strict:
+        raise UnmarkedField(f"{cls.__name__}.{name} has no role (mark it with ibench.keys.role: "
+                            f"{', '.join(ROLES)})")
+    return MEASURED, True
+
+
+def left_out_of(cls: type) -> tuple[str, ...]:
+    """The fields of ``cls`` never hashed into its key: every one not measured, or measured but
+    entering the keys another way."""
+    return tuple(f.name for f in dataclasses.fields(cls) if not mark_of(cls, f.name)[1])
 
 
 # -- the rule -------------------------------------------------------------------------------------
@@ -127,34 +210,75 @@ def keyed_dict(obj: Any, rule: Keyed) -> dict[str, Any]:
 
 
 # -- the settings records' rules ------------------------------------------------------------------
-SAMPLING = Keyed(base=("n", "temperature", "top_p", "top_k", "max_tokens", "seed", "reasoning_budget",
-                       "reasoning_effort"),
-                 # a preset's name is not what it does; how many rounds a run goes to changes no one
-                 # round's sample (later rounds carry their own keys, round_id)
-                 left_out=("name", "refine_rounds"))
+# What each key leaves out is derived from the fields' roles (:func:`left_out_of`); the base sets
+# are history (what each key held when it was first computed) and stay as they are.
+@functools.cache
+def _sampling_rule() -> Keyed:
+    from ibench.generate.base import SamplingSettings
+
+    # a preset's name is not what it does (label); how many rounds a run goes to changes no one
+    # round's sample (extent: later rounds carry their own keys, round_id)
+    return Keyed(base=("n", "temperature", "top_p", "top_k", "max_tokens", "seed", "reasoning_budget",
+                       "reasoning_effort"), left_out=left_out_of(SamplingSettings))
+
+
 # JudgeSettings' fields in one string: some are named after a toolchain (python, javac, go), and a
 # literal list of those names would read as a second list of languages (tests/test_languages.py).
-JUDGE = Keyed(base=tuple("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker cache_dir
-                            testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
-                            grace_ms max_processes output_limit_mb tail_bytes interactor_cpu_s interactor_memory_mb
-                            pin_cpu isolation require_isolation non_adaptive_cases adaptive_cases""".split()))
+JUDGE_BASE = tuple("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker cache_dir
+                      testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
+                      grace_ms max_processes output_limit_mb tail_bytes interactor_cpu_s interactor_memory_mb
+                      pin_cpu isolation require_isolation non_adaptive_cases adaptive_cases""".split())
 
 
+@functools.cache
+def _judge_rule() -> Keyed:
+    from ibench.judge.settings import JudgeSettings
+
+    return Keyed(base=JUDGE_BASE, left_out=left_out_of(JudgeSettings))
+
+
+@functools.cache
 def _prompt_rule() -> Keyed:
-    from ibench.generate.prompt import GENERIC_HIDDEN_FORMAT, HIDDEN_EXAMPLE_BYTES
+    from ibench.generate.prompt import GENERIC_HIDDEN_FORMAT, HIDDEN_EXAMPLE_BYTES, PromptTemplate
 
     return Keyed(base=("system", "interactive", "batch"),
                  # the name is a label; the pool's folder enters through each task's example
-                 left_out=("name", "example_pool"),
+                 left_out=left_out_of(PromptTemplate),
                  groups={"examples": ("examples", "example_answer", "example_ids"),
                          "variant": ("variant", "interactive_upfront")},
                  constants={"variant": (HIDDEN_EXAMPLE_BYTES, GENERIC_HIDDEN_FORMAT)})
 
 
-EXAMPLE = Keyed(base=("task_id", "solution", "statement", "code"), left_out=("task",))
-FEEDBACK = Keyed(base=("template", "message_chars", "tail_chars", "max_chars", "judge_message", "judge_replies",
-                       "program_output", "program_stderr", "tails_from_hidden_input", "variant"), left_out=("name",))
-REFERENCE = Keyed(base=("language", "repeat_to_n"), left_out=("name",))
+EXAMPLE = Keyed(base=("task_id", "solution", "statement", "code"), left_out=("task",))  # not a settings record
+
+
+@functools.cache
+def _feedback_rule() -> Keyed:
+    from ibench.generate.feedback import FeedbackSettings
+
+    return Keyed(base=("template", "message_chars", "tail_chars", "max_chars", "judge_message", "judge_replies",
+                       "program_output", "program_stderr", "tails_from_hidden_input", "variant"),
+                 left_out=left_out_of(FeedbackSettings))
+
+
+@functools.cache
+def _reference_rule() -> Keyed:
+    from ibench.config import ReferenceModelConfig
+
+    return Keyed(base=("language", "repeat_to_n"), left_out=left_out_of(ReferenceModelConfig))
+
+
+def rules() -> dict[str, tuple[type, Keyed]]:
+    """Each settings record's class and key rule (the roles test checks base ⊆ hashed)."""
+    from ibench.config import ReferenceModelConfig
+    from ibench.generate.base import SamplingSettings
+    from ibench.generate.feedback import FeedbackSettings
+    from ibench.generate.prompt import PromptTemplate
+    from ibench.judge.settings import JudgeSettings
+
+    return {"sampling": (SamplingSettings, _sampling_rule()), "judge": (JudgeSettings, _judge_rule()),
+            "prompt": (PromptTemplate, _prompt_rule()), "feedback": (FeedbackSettings, _feedback_rule()),
+            "reference": (ReferenceModelConfig, _reference_rule())}
 
 
 # -- the keys -------------------------------------------------------------------------------------
@@ -174,12 +298,12 @@ def feedback_key(feedback: "FeedbackSettings") -> str:
     """The feedback turn's wording and policy (part of every later round's sample keys)."""
     from ibench.generate.feedback import FORMAT_VERSION
 
-    return _short_hash([FORMAT_VERSION, keyed_dict(feedback, FEEDBACK)], 12, ascii_only=True)
+    return _short_hash([FORMAT_VERSION, keyed_dict(feedback, _feedback_rule())], 12, ascii_only=True)
 
 
 def reference_identity(backend: Any) -> dict[str, Any]:
     """The reference model's own part of its identity."""
-    return keyed_dict(backend, REFERENCE)
+    return keyed_dict(backend, _reference_rule())
 
 
 def task_key(backend: "Backend", prompt: "PromptTemplate", task: "Task", language: str) -> str:
@@ -199,9 +323,9 @@ class RunKeys:
 
 def run_keys(backend: "Backend", sampling: "SamplingSettings", prompt: "PromptTemplate", language: str,
              accept_untagged: bool, judge: "JudgeSettings") -> RunKeys:
-    gen = {"backend": backend.identity(), "sampling": keyed_dict(sampling, SAMPLING), "prompt": prompt.fingerprint(),
+    gen = {"backend": backend.identity(), "sampling": keyed_dict(sampling, _sampling_rule()), "prompt": prompt.fingerprint(),
            "language": language, "accept_untagged": accept_untagged}
-    jud = keyed_dict(judge, JUDGE)
+    jud = keyed_dict(judge, _judge_rule())
     return RunKeys(fingerprint(gen), fingerprint(jud), gen, jud)
 
 

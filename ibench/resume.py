@@ -12,21 +12,32 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
+from ibench.config import GROUP_SCHEMAS, resume_allowed_keys, setting_roles
+from ibench.keys import EXECUTION
 from ibench.preflight import CommandLine, ConfigError, _first_lines, _node
 
 # Settings a resume may change: they change where or how a run executes, or what its report
-# shows, never a sample or a verdict (patterns: a key, or a prefix ending in `.`).
-RESUME_ALLOWED = ("resume", "print_config", "paths.output_dir", "cluster", "cluster.", "wandb", "wandb.",
-                  "pipeline.", "metrics.", "report.", "sampling.refine_rounds", "model.replicas", "model.max_concurrency",
-                  "model.base_url", "model.preflight", "model.api_key_env", "model.max_retries", "model.timeout_s",
-                  "model.backoff_base_s", "model.backoff_max_s", "model.placement_timeout_s", "model.max_restarts",
-                  "model.max_task_retries", "model.calls_in_flight", "model.tasks_per_call", "hydra.", "hydra/")
+# shows, or how far it goes (more refinement rounds), never a sample or a verdict — derived from
+# each field's role (ibench.keys.role; patterns: a key, or a prefix ending in `.`).
+RESUME_ALLOWED = (*resume_allowed_keys(), "hydra.", "hydra/")
 # Groups whose choice is part of what a run measures (a resume keeps the folder's).
 IDENTITY_GROUPS = ("model", "sampling", "prompt", "feedback", "judge", "bench")
 
 
 def resume_allowed(key: str) -> bool:
-    return any(key == p or (p.endswith((".", "/")) and key.startswith(p)) for p in RESUME_ALLOWED)
+    """Whether a resume may change ``key``: it, or the dict setting or group it is under, is allowed."""
+    parts = key.split(".")
+    under = {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    return any(p in under or (p.endswith((".", "/")) and key.startswith(p)) for p in RESUME_ALLOWED)
+
+
+def allowed_text() -> str:
+    """What a resume may change, for people: a group whose every setting is execution as
+    ``group.*``, the rest one key each."""
+    roles = setting_roles()
+    whole = [g for g in GROUP_SCHEMAS if roles.get(g) == EXECUTION]
+    keys = [p for p in RESUME_ALLOWED if "." in p and not p.endswith(".") and p.split(".")[0] not in whole]
+    return ", ".join([f"{g}.*" for g in whole] + keys)
 
 
 
@@ -134,8 +145,7 @@ def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "
         if mine != theirs:
             conflicts.append(f"{text}: the folder's run has {key}={theirs!r}")
     if conflicts:
-        allowed = ", ".join(p + ("*" if p.endswith((".", "/")) else "") for p in RESUME_ALLOWED
-                            if p not in ("resume", "print_config") and not p.startswith("hydra"))
+        allowed = allowed_text()
         raise ConfigError(
             f"invalid settings:\n  resume: {run_dir} continues its own run, made with the settings in its "
             ".hydra/config.yaml; these overrides would change what it measures:\n    " + "\n    ".join(conflicts)
