@@ -15,6 +15,9 @@ class JudgeSettings:
     compile_timeout_s: float = 60.0
     precompiled_header: bool = True  # build <bits/stdc++.h> once per machine, use when flags match
     fast_linker: bool = True  # link with gold where installed (only the link step is faster)
+    # C++ solutions linked statically: their box then binds no host library, so no two samples
+    # share a cached file page (a channel between samples, docs/JUDGE.md "Nothing crosses")
+    static_link: bool = True
     cache_dir: str | None = None  # default: $IBENCH_CACHE or ~/.cache/ibench
     testlib_header: str | None = None  # path to an official testlib.h; None = ibench's own
     python: str = "/usr/bin/python3"  # interpreter for Python solutions (readable by the sandbox user)

@@ -193,6 +193,10 @@ def _stalled(r: "RunReport", wall_ms: float, grace_ms: float, cpu_limit_ms: floa
                                     "the node is overloaded, judge again")
     if running:
         return Decision(Verdict.TLE, f"solver still running {what} ({used:.0f} ms CPU in {window:.0f} ms)")
+    if r.deadlock_after_us is not None:
+        return Decision(Verdict.IDLE, f"deadlock: the solver and the interactor each waited to read the other "
+                                      f"(a missing flush?), ended after {r.solver.wall_us / 1000:.0f} ms "
+                                      f"({used:.0f} ms CPU)")
     return Decision(Verdict.IDLE, f"solver blocked {what} ({used:.0f} ms CPU in {window:.0f} ms): idle or deadlock")
 
 

@@ -37,6 +37,7 @@ class Program:
     time_factor: float = 1.0  # the language's CPU-time factor (SPEC §4)
     binds: tuple[tuple[str, str], ...] = ()  # what the box must hold for it to run: (host, inside)
     script_path: str | None = None  # the script as the sandboxed interpreter sees it
+    host_libs: bool = True  # its box needs the host's loader and shared libraries (False: statically linked)
     # A managed runtime's own needs (the JVM), declared by its executor; 0/None/() for native code:
     runtime_threads: int = 0  # threads the runtime starts itself, added to judge.max_processes
     memory_headroom_kb: int = 0  # the runtime's own memory on top of the task's limit (cgroup and peak cap)

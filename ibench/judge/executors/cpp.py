@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ..outcome import CompileInfo
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import head_and_tail
 from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key, dir_digest
@@ -128,7 +129,7 @@ class CppExecutor(CompiledExecutor):
                           *[p.read_bytes() for p in sources], dir_digest(include_dirs))
         binary, meta = self.cache.lookup(key)
         if meta is not None:
-            return self.program(binary, self.info(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
+            return self.trusted_program(binary, self.info(bool(meta["ok"]), 0.0, True, meta.get("message", "")))
         t0 = time.perf_counter()
         out = self.cache.root / f".build-{os.getpid()}-{key[:12]}"
         tl_pch = self.testlib_pch_dir(testlib_dir) if testlib_dir else None
@@ -142,7 +143,10 @@ class CppExecutor(CompiledExecutor):
             ok, message = False, "compile time limit exceeded"
         ms = (time.perf_counter() - t0) * 1000
         binary = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
-        return self.program(binary, self.info(ok, ms, False, message))
+        return self.trusted_program(binary, self.info(ok, ms, False, message))
+
+    def trusted_program(self, binary: Path | None, info: CompileInfo) -> Program:
+        return Program(binary, info, time_factor=self.time_factor)  # dynamically linked, run outside any box
 
     # -- untrusted: model-written code --------------------------------------------------
     def toolchain_binds(self) -> list[tuple[str, str]]:
@@ -158,8 +162,17 @@ class CppExecutor(CompiledExecutor):
         return [(p, p) for p in paths if os.path.lexists(p)]
 
     def key_parts(self, source: str, extra_sources: list[Path], include_dirs: list[Path]) -> tuple[bytes | str, ...]:
-        return (" ".join(self.flags + self.link_flags), source, *[p.read_bytes() for p in extra_sources],
+        return (" ".join(self.flags + self.link_flags + self.solution_link_flags()), source,
+                *[p.read_bytes() for p in extra_sources],
                 dir_digest(include_dirs), str(self.pch_dir() is not None))
+
+    def solution_link_flags(self) -> list[str]:
+        """A model's program is linked statically (judge.static_link): it runs in a box that
+        holds no host library, so nothing of the host's page cache is shared between samples."""
+        return ["-static"] if self.settings.static_link else []
+
+    def program(self, built: Path | None, info: CompileInfo) -> Program:
+        return Program(built, info, time_factor=self.time_factor, host_libs=not self.settings.static_link)
 
     def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
               stderr_file: Path) -> tuple[bool, str]:
@@ -175,7 +188,7 @@ class CppExecutor(CompiledExecutor):
             extra.append(self.sandbox.visible(stage / p.name))
         self.seal(stage)
         pch = self.pch_dir()
-        flags = list(self.flags) + self.link_flags + (["-I", str(pch)] if pch else []) + inc_args
+        flags = list(self.flags) + self.link_flags + self.solution_link_flags() + (["-I", str(pch)] if pch else []) + inc_args
         report = self.box_run(Path(self.compiler), [*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
                               [*self.toolchain_binds(), *self.sandbox.stage_binds(stage)], stderr_file,
                               argv0=self.compiler, solver_env=["TMPDIR=/tmp"], mem_kb=4 * 1024 * 1024,

@@ -126,7 +126,8 @@ class GoExecutor(CompiledExecutor):
 
     def program(self, binary: Path | None, info: CompileInfo) -> Program:
         return Program(binary, info, time_factor=self.time_factor, runtime_threads=RUNTIME_THREADS,
-                       address_space=(1.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=OOM_MARKERS, env=RUN_ENV)
+                       address_space=(1.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=OOM_MARKERS, env=RUN_ENV,
+                       host_libs=False)  # CGO_ENABLED=0: a static binary
 
     # -- model code ---------------------------------------------------------------------
     def _tool_run(self, tool: str, args: list[str], stage: Path, export: str, out: Path,

@@ -50,18 +50,41 @@ def find_interpreter(configured: str) -> Path:
                        + "; install python3 (scripts/install.sh) or set judge.python")
 
 
-def _python3_prefixes(interpreter: Path) -> list[str]:
-    """The interpreter's installation prefixes (where its standard library lives); fails unless
-    it is a Python 3."""
+def _python3_library(interpreter: Path) -> list[str]:
+    """The interpreter's standard library dirs (its sys.path without site-packages: the script's
+    own dir aside, what `-E -s` leaves); fails unless it is a Python 3."""
     try:
         out = subprocess.run([str(interpreter), "-E", "-s", "-c",
-                              "import sys; print(sys.version_info[0]); print(sys.prefix); print(sys.base_prefix)"],
+                              "import sys; print(sys.version_info[0]); print('\\n'.join(sys.path))"],
                              capture_output=True, text=True, timeout=60).stdout.split("\n")
     except (OSError, subprocess.TimeoutExpired) as e:
         out = [str(e)]
     if out[0].strip() != "3":
         raise RuntimeError(f"judge.python: {interpreter} is not a Python 3 interpreter (it printed {out[0][:80]!r})")
-    return sorted({p.strip() for p in out[1:3] if p.strip()})
+    return [p.strip() for p in out[1:] if p.strip() and "-packages" not in p and os.path.isdir(p.strip())]
+
+
+def shared_libraries(files: list[Path]) -> list[str]:
+    """Every shared library the loader maps for ``files`` (ELF programs and extension modules),
+    the loader itself included, as the paths the loader opens them by."""
+    found: set[str] = set()
+    for i in range(0, len(files), 64):
+        try:
+            out = subprocess.run(["ldd", *map(str, files[i:i + 64])], capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for line in out.splitlines():
+            words = line.split()
+            path = words[2] if len(words) >= 3 and words[1] == "=>" else words[0] if words else ""
+            if path.startswith("/") and os.path.exists(path):
+                found.add(path)
+    return sorted(found)
+
+
+# A Python sample runs Python: with ctypes it could call machine code it wrote into memory (the
+# box's /tmp and working dir are noexec, and it holds no compiler or shell), so the module's
+# native half is covered by an empty file and `import ctypes` fails.
+NATIVE_BRIDGES = ("_ctypes",)
 
 
 class PythonExecutor(CompiledExecutor):
@@ -72,17 +95,24 @@ class PythonExecutor(CompiledExecutor):
 
     def toolchain(self) -> str:
         self.interpreter = find_interpreter(self.settings.python)
-        self.prefixes = _python3_prefixes(self.interpreter)
+        self.library = _python3_library(self.interpreter)
         return f"{self.interpreter} {os.stat(self.interpreter).st_mtime_ns} {' '.join(FLAGS)}"
 
     def start(self) -> None:
-        # The box holds the interpreter, its standard library and the shared libraries.
-        paths = ["/usr", "/bin", *self.prefixes, str(self.interpreter)]
-        self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
+        # The box holds the interpreter, its standard library and exactly the shared libraries
+        # they load: no other program of the host (no compiler, no shell) and no other library.
+        modules = [m for d in self.library for m in Path(d).glob("*.so")]
+        libs = shared_libraries([self.interpreter, *modules])
+        binds = [(str(self.interpreter), str(self.interpreter))] + [(p, p) for p in self.library]
+        binds += [(os.path.realpath(p), p) for p in libs]
+        if os.path.exists("/etc/ld.so.cache"):
+            binds.append(("/etc/ld.so.cache", "/etc/ld.so.cache"))
+        binds += [("/dev/null", str(m)) for m in modules if m.name.split(".")[0] in NATIVE_BRIDGES]
+        self.runtime_binds = tuple(dict.fromkeys(binds))
 
     def program(self, script: Path | None, info: CompileInfo) -> Program:
         return self.boxed_program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), SCRIPT_IN_BOX,
-                                  self.runtime_binds)
+                                  self.runtime_binds, host_libs=False)
 
     def staged(self, key: str, built: Path, source: str) -> Path:
         # What runs is exactly the source that was checked (the cache entry is that source).
@@ -94,7 +124,7 @@ class PythonExecutor(CompiledExecutor):
         # (deep nesting, huge literals): it is parsed in the sandbox, not in the judge.
         report = self.box_run(self.interpreter, [*FLAGS, "-c", _SYNTAX_CHECK, self.sandbox.visible(src)],
                               [*self.runtime_binds, *self.sandbox.stage_binds(stage)], stderr_file,
-                              argv0=str(self.interpreter), mem_kb=1024 * 1024, nproc=4, fsize_kb=1024)
+                              argv0=str(self.interpreter), mem_kb=1024 * 1024, nproc=4, fsize_kb=1024, host_libs=False)
         p = report.solver
         message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(src), "solution.py")
         if p.exit_code == 0:

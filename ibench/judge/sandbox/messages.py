@@ -39,6 +39,9 @@ class RunRequest:
     interactor_as_kb: int = 0  # the interactor's address-space cap; 0: none
     # In a box: host paths bound read-only (host, inside), on top of the loader and libraries
     binds: list[tuple[str, str]] = field(default_factory=list)
+    # Bind the host's loader and shared libraries (/lib, /usr/lib, ...): a statically linked
+    # solver needs none, and then its box holds no file whose page cache later samples share
+    host_libs: bool = True
     export: str | None = None  # a file of the solver's working dir to hand back (a compiler's output)
     export_to: Path | None = None  # where the judge receives it; must not exist yet
     box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)
@@ -117,6 +120,9 @@ class RunReport:
     solver_output_pending: int | None = None
     solver_blocked_writing: bool | None = None
     solver_rss_at_kill_kb: int | None = None  # without a memory cgroup: what the memory check saw
+    # Both sides were found blocked reading each other's pipe (nothing could happen): ended then,
+    # this long after the first look that saw it (supervisor's stall.h)
+    deadlock_after_us: int | None = None
     # What the solver's and the interactor's stderr captures held at the end (None: not reported)
     solver_stderr_bytes: int | None = None
     interactor_stderr_bytes: int | None = None
@@ -189,6 +195,7 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         solver_output_pending=opt_int("solver_output_pending"),
         solver_blocked_writing=flag("solver_blocked_writing"),
         solver_rss_at_kill_kb=opt_int("solver_rss_at_kill_kb"),
+        deadlock_after_us=opt_int("deadlock_after_us") if get("deadlock") == "1" else None,
         solver_stderr_bytes=opt_int("solver_stderr_bytes"),
         interactor_stderr_bytes=opt_int("interactor_stderr_bytes"),
     )

@@ -18,8 +18,9 @@ SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
 
 def build_supervisor(cache_dir: Path) -> Path:
     """Compile the supervisor once per machine (keyed by its source), atomically."""
-    src = SUPERVISOR_SRC.read_bytes()
-    key = hashlib.sha256(src).hexdigest()[:16]
+    # the source and the headers it includes from its own folder
+    parts = [SUPERVISOR_SRC, *sorted(SUPERVISOR_SRC.parent.glob("*.h"))]
+    key = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in parts)).hexdigest()[:16]
     out = cache_dir / "supervisor" / f"supervisor-{key}"
     if out.exists():
         return out
@@ -220,7 +221,8 @@ class Sandbox:
                      "--net-epoch", str(epoch)]
             if req.box_kb:
                 args += ["--box-kb", str(req.box_kb)]
-            binds = [(p, p) for p in runtime_binds()] + [(_abs(h), inside) for h, inside in req.binds]
+            binds = [(p, p) for p in (runtime_binds() if req.host_libs else ())] + \
+                [(_abs(h), inside) for h, inside in req.binds]
             for host, inside in dict.fromkeys(binds):
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.export is not None and req.export_to is not None:

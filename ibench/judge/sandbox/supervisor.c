@@ -281,6 +281,13 @@ static void kill_cgroup_but(const char *dir, pid_t keep) {
  * asynchronous I/O that bypasses this filter (io_uring opens sockets), kernel keyrings (state
  * that outlives the case), bpf and perf, mounts and new namespaces, and CPU affinity (the slot's
  * pinned CPU is part of the measurement). Each returns EPERM. */
+/* Newer than some build hosts' headers; one number on every architecture since 4.x */
+#ifndef __NR_cachestat
+#define __NR_cachestat 451
+#endif
+#ifndef __NR_setxattrat
+#define __NR_setxattrat 463
+#endif
 static const int DENIED[] = {
     __NR_ptrace, __NR_process_vm_readv, __NR_process_vm_writev,
 #ifdef __NR_io_uring_setup
@@ -304,6 +311,24 @@ static const int DENIED[] = {
     __NR_memfd_create, __NR_sendmsg, __NR_sendmmsg,
 #ifdef __NR_memfd_secret
     __NR_memfd_secret,
+#endif
+    /* Nothing may cross from one case or sample to a later one (docs/JUDGE.md, "Nothing
+     * crosses"). SysV and POSIX message-queue objects: their ids and names are state of the IPC
+     * namespace that a later program could read (and, without a memory cgroup, memory no limit
+     * counts). Extended attributes: kernel memory without a cgroup. The page cache of files every
+     * box shares: evicting a page (fadvise DONTNEED) or asking whether one is cached without
+     * reading it (preadv2's RWF_NOWAIT, cachestat) writes and reads a bit a later sample sees. */
+    __NR_shmget, __NR_msgget, __NR_semget, __NR_mq_open,
+    __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr,
+#ifdef __NR_setxattrat
+    __NR_setxattrat,
+#endif
+#ifdef __NR_fadvise64
+    __NR_fadvise64,
+#endif
+    __NR_preadv2, __NR_pwritev2,
+#ifdef __NR_cachestat
+    __NR_cachestat,
 #endif
 };
 #define IB_F_SETPIPE_SZ 1031
@@ -566,9 +591,15 @@ static void bind_into(int errfd, const char *src, const char *dst) {
     if (make_readonly(target) < 0) child_fail(errfd, "box bind read-only");
 }
 
+/* Files each writable tmpfs of a box may hold: a compile makes a few dozen; without a memory
+ * cgroup (user-namespace mode) every inode is kernel memory that no limit of the box counts. */
+#define BOX_INODES 4096
+
 static void box_tmpfs(int errfd, const char *path, const char *opts) {
     mkdirs(path, 0755);
-    if (mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts) < 0) child_fail(errfd, "box tmpfs");
+    /* noexec: nothing written in the box runs (or maps as code); a Python or Java sample runs
+     * its interpreter, not a program it wrote */
+    if (mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts) < 0) child_fail(errfd, "box tmpfs");
 }
 
 /* Build the solver's filesystem from nothing (run by the box's init, inside its namespaces):
@@ -587,10 +618,10 @@ static void build_box(int errfd) {
 
     /* writable, size-capped, private: the working dir (the solver's own) and /tmp */
     char o[128];
-    snprintf(o, sizeof o, "size=%ldk,mode=1777", opt.box_kb);
+    snprintf(o, sizeof o, "size=%ldk,nr_inodes=%d,mode=1777", opt.box_kb, BOX_INODES);
     box_tmpfs(errfd, "/tmp", o);
     long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
-    snprintf(o, sizeof o, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
+    snprintf(o, sizeof o, "size=%ldk,nr_inodes=%d,mode=0700,uid=%ld,gid=%ld", opt.box_kb, BOX_INODES, uid, gid);
     box_tmpfs(errfd, opt.workdir, o);
 
     /* /dev: the few devices a program may open, the descriptor links; POSIX shm lives in /tmp */
@@ -983,7 +1014,7 @@ static void sweep_ipc(void) {
 
 static int fresh_tmpfs(const char *path, const char *opts) {
     if (umount2(path, MNT_DETACH) < 0) return -1;
-    return mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV, opts);
+    return mount("ibench-box", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, opts);
 }
 
 struct solver_spawn { int in_fd, out_fd, err_fd, exe_fd, errpipe; };
@@ -1012,8 +1043,8 @@ static void box_zygote(int sock, int record_fd, int errpipe) {
     for (int i = 0; i < 3; i++) open("/dev/null", O_RDWR);  /* received descriptors land above 2 */
     char tmp_opts[128], work_opts[128];
     long uid = opt.uid >= 0 ? opt.uid : opt.outer_uid, gid = opt.gid >= 0 ? opt.gid : opt.outer_gid;
-    snprintf(tmp_opts, sizeof tmp_opts, "size=%ldk,mode=1777", opt.box_kb);
-    snprintf(work_opts, sizeof work_opts, "size=%ldk,mode=0700,uid=%ld,gid=%ld", opt.box_kb, uid, gid);
+    snprintf(tmp_opts, sizeof tmp_opts, "size=%ldk,nr_inodes=%d,mode=1777", opt.box_kb, BOX_INODES);
+    snprintf(work_opts, sizeof work_opts, "size=%ldk,nr_inodes=%d,mode=0700,uid=%ld,gid=%ld", opt.box_kb, BOX_INODES, uid, gid);
     for (;;) {
         int fds[5];
         struct zy_case c;
@@ -1417,19 +1448,6 @@ static int proc_runnable(pid_t pid) {
     return any;
 }
 
-static int group_runnable(pid_t main_pid, const char *cgdir) {
-    char buf[65536];
-    if (cgdir && ctl_read(cgdir, "cgroup.procs", buf, sizeof buf) == 0 && buf[0]) {
-        for (char *p = buf; *p;) {
-            long pid = strtol(p, &p, 10);
-            if (pid > 0 && proc_runnable((pid_t)pid)) return 1;
-            while (*p == '\n') p++;
-        }
-        return 0;
-    }
-    return proc_runnable(main_pid);  /* D counts: waiting for a page or the disk, not for its judge */
-}
-
 /* The solver's own pid on the host: in a box, the first child of the box's init. */
 static pid_t solver_pid(struct proc *s) {
     if (!opt.box) return s->pid;
@@ -1463,31 +1481,6 @@ static void arm_at(int fd, long at_us) {
     timerfd_settime(fd, TFD_TIMER_ABSTIME, &t, NULL);
 }
 
-static void note_runnable(pid_t pid, void *arg) {
-    if (proc_runnable(pid)) *(int *)arg = 1;
-}
-
-/* Is any process of the solver running or waiting for a CPU? The cgroup's members where there
- * is one; in a box every process in it but its init; else the solver's own tree. */
-static int tree_runnable(struct proc *s, const char *cgdir) {
-    if (cgdir) return group_runnable(solver_pid(s), cgdir);
-    int any = 0;
-    if (opt.box) {
-        pid_t self = s->pid;
-        char path[96], buf[4096];
-        snprintf(path, sizeof path, "/proc/%d/task/%d/children", self, self);
-        if (read_proc(path, buf, sizeof buf) < 0) return 0;
-        for (char *q = buf; *q;) {
-            long c = strtol(q, &q, 10);
-            if (c > 0) walk_tree((pid_t)c, 1, 256, note_runnable, &any);
-            while (*q == ' ' || *q == '\n') q++;
-        }
-        return any;
-    }
-    walk_tree(s->pid, 0, 256, note_runnable, &any);
-    return any;
-}
-
 static void add_rss(pid_t pid, void *arg) {
     char path[64], buf[128];
     snprintf(path, sizeof path, "/proc/%d/statm", pid);
@@ -1515,6 +1508,8 @@ static int blocked_in_pipe_write(pid_t pid) {
     if (read_proc(path, buf, sizeof buf) < 0) return 0;
     return strstr(buf, "pipe_write") != NULL || strstr(buf, "pipe_wait") != NULL;
 }
+
+#include "stall.h"
 
 /* End the solver. In a box only the solver is killed: its init then reaps it (so its CPU time
  * and peak memory are still reported) and exits, which ends everything else in the box. */
@@ -1793,6 +1788,7 @@ static int run_case(int argc, char **argv) {
     const char *prefill_how = NULL;
     pid_t relay_pid = 0, relay_pid_seen = 0;
     int to_inter[2] = {-1, -1}, to_solver[2] = {-1, -1}, case_fd = -1, i_err = -1;
+    struct deadlock_watch dl = {0, 0, 0, 0, 0};
     long start = now_us();  /* the run's (and the interactor's) clock; the solver's starts below */
 
     /* The interactor first, before the solver's side is prepared: a testlib interactor spends
@@ -1802,6 +1798,11 @@ static int run_case(int argc, char **argv) {
      * limit before its first read, and the solver's first write then finds a reader. */
     if (opt.interactive) {
         if (pipe2(to_inter, O_CLOEXEC) < 0 || pipe2(to_solver, O_CLOEXEC) < 0) die("pipe");
+        struct stat pa, pb;
+        if (fstat(to_solver[0], &pa) == 0 && fstat(to_inter[0], &pb) == 0) {
+            dl.sol_in = (unsigned long)pa.st_ino;
+            dl.itr_in = (unsigned long)pb.st_ino;
+        }
         case_fd = opt.case_path ? open(opt.case_path, O_RDONLY | O_CLOEXEC) : -1;
         if (opt.case_path && case_fd < 0) die("open case");
         i_err = open(opt.inter_stderr ? opt.inter_stderr : "/dev/null",
@@ -1886,10 +1887,11 @@ static int run_case(int argc, char **argv) {
     /* One signalfd and two timers serve every case of a process: each case arms both timers
      * before it waits, which drops an expiry left over from the case before; a SIGCHLD left
      * pending only makes the loop look for exited children once more. */
-    static int sfd = -1, tfd = -1, cpu_tfd = -1;
+    static int sfd = -1, tfd = -1, cpu_tfd = -1, dl_tfd = -1;
     if (sfd < 0) sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
     if (tfd < 0) tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     if (cpu_tfd < 0) cpu_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+    if (dl_tfd < 0) dl_tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
     /* Without a memory cgroup nothing stops a process whose resident memory passes the limit
      * (RLIMIT_AS caps reservations, not use): the supervisor looks every 10 ms, as the cgroup would
      * stop it, so MLE does not wait for the CPU time the page faults cost (and turn into TLE). */
@@ -1956,6 +1958,17 @@ static int run_case(int argc, char **argv) {
         struct itimerspec every = {{0, 10000000}, {0, 10000000}};
         timerfd_settime(mem_tfd, 0, &every, NULL);
     }
+    /* Deadlock looks while both sides run (not through a prefill relay, a third party to the
+     * solver's input); armed every case, which also drops an expiry left from the case before. */
+    int dl_on = opt.interactive && relay_pid <= 0 && dl.sol_in && dl.itr_in && dl_tfd >= 0;
+    {
+        struct itimerspec every = {{0, dl_on ? DL_CHECK_US * 1000L : 0}, {0, dl_on ? DL_CHECK_US * 1000L : 0}};
+        if (dl_tfd >= 0) timerfd_settime(dl_tfd, 0, &every, NULL);
+    }
+    int deadlock = 0;
+    long deadlock_after_us = -1;
+    struct activity act = {sol_start, 0, 0};  /* the solver's CPU and run-delay: none at its start */
+    int grace_sampled = 0;
 
     int grace_phase = 0;
     int first = 0;  /* 1 solver first, 2 interactor first */
@@ -1972,10 +1985,11 @@ static int run_case(int argc, char **argv) {
     int init_reaped = 0;
     int wait_for_init = opt.box && !use_zy;
     while (!sol.done || (itr.pid && !itr.done) || (wait_for_init && !init_reaped)) {
-        struct pollfd pf[5] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}, {cpu_tfd, POLLIN, 0},
-                               {sol.done || sol.killed ? -1 : mem_tfd, POLLIN, 0}};
+        struct pollfd pf[6] = {{sfd, POLLIN, 0}, {tfd, POLLIN, 0}, {-1, POLLIN, 0}, {cpu_tfd, POLLIN, 0},
+                               {sol.done || sol.killed ? -1 : mem_tfd, POLLIN, 0},
+                               {dl_on && !sol.done && !sol.killed && !itr.done ? dl_tfd : -1, POLLIN, 0}};
         if (opt.box && !sol.done) pf[2].fd = record_fd;
-        if (poll(pf, 5, -1) < 0) {
+        if (poll(pf, 6, -1) < 0) {
             if (errno == EINTR) continue;
             die("poll");
         }
@@ -1989,6 +2003,26 @@ static int run_case(int argc, char **argv) {
                     sol.killed = 5;  /* over the memory limit, resident: MLE, as a cgroup would rule */
                     end_solver(&sol);
                 }
+            }
+        }
+        if (pf[5].revents & POLLIN) {
+            uint64_t ticks;
+            (void)!read(dl_tfd, &ticks, sizeof ticks);
+            if (!sol.done && !sol.killed && itr.pid && !itr.done && deadlock_look(&dl, &sol, itr.pid)) {
+                /* Each side waits to read what only the other can write: nothing can happen.
+                 * IDLE now, as the wall cap would rule it later (the interactor's SIGTERM and
+                 * transcript as there). */
+                deadlock = 1;
+                deadlock_after_us = now_us() - dl.first_us;
+                wall_timeout = 1;
+                sol_runnable_at_kill = 0;
+                inter_runnable_at_kill = 0;
+                sol.killed = 3;
+                end_solver(&sol);
+                itr.killed = 3;
+                kill(itr.pid, SIGTERM);
+                inter_term_sent = 1;
+                arm_at(tfd, now_us() + 100000);
             }
         }
         if (pf[3].revents & POLLIN) {
@@ -2086,13 +2120,20 @@ static int run_case(int argc, char **argv) {
                 continue;
             }
             if (sol.done && (!itr.pid || itr.done)) continue;  /* only a box's init is left: no timeout */
-            const char *cg = opt.cg_pids ? opt.cg_pids : opt.cg_v2;
+            int sol_active = 0;  /* read once per expiry (it moves the window on), below */
             if (grace_phase && now_us() < deadline) {
                 if (!sol.done) {
                     /* The grace is the solver's own time, not the clock's: a solver that is
                      * runnable but has not had the CPU (a loaded node), or that still waits for
                      * the relay to pass on the interactor's end, gets its turn. */
-                    int runnable = tree_runnable(&sol, cg);
+                    if (!grace_sampled) {
+                        /* the solver's activity is read over a window of its own, from now */
+                        activity_sample(&sol, &act);
+                        grace_sampled = 1;
+                        arm_at(tfd, now_us() + 50000);
+                        continue;
+                    }
+                    int runnable = activity_since(&sol, &act);
                     long long used = solver_tree_cpu_us(&sol) - (sol_cpu_at_inter_exit > 0 ? sol_cpu_at_inter_exit : 0);
                     long long want = opt.grace_ms * 1000LL;
                     if ((runnable || relay_pid > 0) && used < want && now_us() < starve_deadline) {
@@ -2109,7 +2150,7 @@ static int run_case(int argc, char **argv) {
                 its.it_value.tv_sec = deadline / 1000000;
                 its.it_value.tv_nsec = (deadline % 1000000) * 1000;
                 timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
-            } else if ((now_us() < starve_deadline && !sol.done && tree_runnable(&sol, cg) &&
+            } else if ((!sol.done && (sol_active = activity_since(&sol, &act)) && now_us() < starve_deadline &&
                         solver_tree_cpu_us(&sol) <= opt.cpu_ms * 1000) ||
                        (now_us() < hard_deadline && itr.pid && !itr.done && proc_runnable(itr.pid))) {
                 /* Someone is still computing within its CPU budget (for the solver: its whole
@@ -2121,7 +2162,7 @@ static int run_case(int argc, char **argv) {
                 arm_at(tfd, now_us() + 250000);
             } else {
                 wall_timeout = 1;
-                if (!sol.done) sol_runnable_at_kill = tree_runnable(&sol, cg);
+                if (!sol.done) sol_runnable_at_kill = sol_active;
                 if (itr.pid && !itr.done) inter_runnable_at_kill = proc_runnable(itr.pid);
                 if (!sol.done && pending_fd >= 0) {
                     /* Is the interactor still busy because of the solver's own output? */
@@ -2237,6 +2278,7 @@ static int run_case(int argc, char **argv) {
     printf("solver_others_cpu_us=%lld\nsolver_others_maxrss_kb=%ld\n", sol.others_cpu_us, sol.others_maxrss_kb);
     if (opt.box) printf("box_tmpfs_kb=%ld\n", sol.tmpfs_kb);
     if (sol_runnable_at_kill >= 0) printf("solver_runnable_at_kill=%d\n", sol_runnable_at_kill);
+    if (deadlock) printf("deadlock=1\ndeadlock_after_us=%ld\n", deadlock_after_us);
     if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
     if (sol_output_pending >= 0) printf("solver_output_pending=%d\n", sol_output_pending);

@@ -1,0 +1,131 @@
+/*
+ * Is a solver that has not finished working, starved, or stuck? Included by supervisor.c after
+ * its /proc helpers (read_proc, walk_tree, solver_pid, solver_tree_cpu_us).
+ *
+ * Two questions, each answered from the kernel's own records, never from a state letter:
+ *
+ *  - At the wall-clock cap (and at the end of the post-accept grace): over the last window, did
+ *    the solver's processes get the CPU (working: its CPU limit will end it) or wait for one
+ *    (starved: the node is loaded, keep waiting)? The second is the scheduler's run-delay
+ *    (/proc/PID/task/TID/schedstat, field 2). A process in state D is neither: a vfork() parent
+ *    waiting for a sleeping child, or anything else the solver blocks itself on, is the solver's
+ *    own stall (TLE or IDLE), not the judge's failure.
+ *
+ *  - While both run: are the solver and the interactor each blocked reading the other's pipe,
+ *    with nothing else of theirs able to wake them? Then nothing can ever happen (the classic
+ *    missing flush), and the case is IDLE at once instead of at the wall cap.
+ */
+#ifndef IBENCH_STALL_H
+#define IBENCH_STALL_H
+
+/* ---- activity over a window ---- */
+struct activity { long at_us; long long cpu_us, delay_us; };
+
+static void add_delay(pid_t pid, void *arg) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char sp[320], buf[128];
+        snprintf(sp, sizeof sp, "/proc/%d/task/%s/schedstat", pid, e->d_name);
+        long long run = 0, wait = 0;
+        if (read_proc(sp, buf, sizeof buf) > 0 && sscanf(buf, "%lld %lld", &run, &wait) == 2) *(long long *)arg += wait / 1000;
+    }
+    closedir(d);
+}
+
+static void activity_sample(struct proc *s, struct activity *a) {
+    a->at_us = now_us();
+    a->cpu_us = solver_tree_cpu_us(s);
+    a->delay_us = 0;
+    walk_tree(solver_pid(s), 0, 512, add_delay, &a->delay_us);
+}
+
+/* Since `a` was sampled (and `a` moves on to now): did the solver use the CPU, or wait for it,
+ * for at least a fifth of the window? A blocked solver does neither, however loaded the node. */
+static int activity_since(struct proc *s, struct activity *a) {
+    struct activity b;
+    activity_sample(s, &b);
+    long win = b.at_us - a->at_us;
+    int active = win > 0 && ((b.cpu_us - a->cpu_us) * 5 >= win || (b.delay_us - a->delay_us) * 5 >= win);
+    *a = b;
+    return active;
+}
+
+/* ---- deadlock: each side blocked reading the other ---- */
+#define DL_CHECK_US 20000  /* how often it is looked for while both run */
+#define DL_CONFIRM 3       /* consecutive looks that must agree, nothing read or written between */
+
+struct deadlock_watch {
+    unsigned long sol_in, itr_in;  /* inodes of the solver's and the interactor's input pipes */
+    int seen;                      /* consecutive looks that found both blocked */
+    long long io;                  /* bytes read and written by both sides at the last look */
+    long first_us;                 /* when the first of those looks was taken */
+};
+
+struct dl_scan { unsigned long pipe; int readers, others; long long io; };
+
+static int fd_is_pipe(pid_t pid, unsigned long fd, unsigned long ino) {
+    char path[64], link[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%lu", pid, fd);
+    ssize_t n = readlink(path, link, sizeof link - 1);
+    if (n <= 0) return 0;
+    link[n] = 0;
+    unsigned long got = 0;
+    return sscanf(link, "pipe:[%lu]", &got) == 1 && got == ino;
+}
+
+/* One process: every thread must be blocked either reading the watched pipe or in a wait that
+ * only another thread or process of the same side can end (futex, wait4, waitid: the JVM's and
+ * Go's runtime threads park on futexes). A thread that runs, sleeps on a clock (nanosleep: a
+ * solver that sleeps then answers) or waits on anything else may still write: no deadlock. */
+static void dl_visit(pid_t pid, void *arg) {
+    struct dl_scan *sc = arg;
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/io", pid);
+    if (read_proc(path, buf, sizeof buf) > 0) {
+        long long r = 0, w = 0;
+        char *p = strstr(buf, "rchar:"), *q = strstr(buf, "wchar:");
+        if (p) r = atoll(p + 6);
+        if (q) w = atoll(q + 6);
+        sc->io += r + w;
+    } else {
+        sc->others++;
+    }
+    snprintf(path, sizeof path, "/proc/%d/task", pid);
+    DIR *d = opendir(path);
+    if (!d) { sc->others++; return; }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+        char sp[320];
+        snprintf(sp, sizeof sp, "/proc/%d/task/%s/syscall", pid, e->d_name);
+        long nr = -2;
+        unsigned long a0 = 0;
+        if (read_proc(sp, buf, sizeof buf) <= 0 || sscanf(buf, "%ld %lx", &nr, &a0) != 2) { sc->others++; continue; }
+        if ((nr == SYS_read || nr == SYS_readv) && fd_is_pipe(pid, a0, sc->pipe)) sc->readers++;
+        else if (nr == SYS_futex || nr == SYS_wait4 || nr == SYS_waitid) continue;
+        else sc->others++;
+    }
+    closedir(d);
+}
+
+/* Called every DL_CHECK_US while both sides run: 1 when the case is deadlocked. */
+static int deadlock_look(struct deadlock_watch *w, struct proc *s, pid_t inter) {
+    struct dl_scan a = {w->sol_in, 0, 0, 0}, b = {w->itr_in, 0, 0, 0};
+    walk_tree(solver_pid(s), 0, 256, dl_visit, &a);
+    if (a.readers && !a.others) walk_tree(inter, 0, 64, dl_visit, &b);
+    if (!(a.readers && !a.others && b.readers && !b.others)) {
+        w->seen = 0;
+        return 0;
+    }
+    if (w->seen && a.io + b.io != w->io) w->seen = 0;  /* something was read or written: look again */
+    if (!w->seen) w->first_us = now_us();
+    w->io = a.io + b.io;
+    return ++w->seen >= DL_CONFIRM;
+}
+
+#endif
