@@ -150,6 +150,15 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
 
         (run_dir / "identity.json").write_text(json.dumps(
             spec.identity(backend.name, overrides), indent=1, default=str) + "\n")
+        from ibench.keys import spec_feedback_key
+        from ibench.results import runspec
+
+        spec_record = runspec.build(  # the whole RunSpec, versioned, at the head of the run log
+            spec, spec.identity(backend.name, overrides),
+            {"gen_key": pipeline.keys.gen_key, "judge_key": pipeline.keys.judge_key,
+             "feedback_key": spec_feedback_key(spec)}, tasks, overrides or [])
+        runspec.write(run_dir, spec_record)
+        sink.record_spec(spec_record)
         console.print(f"[bold]ibench[/bold] model={escape(backend.name)} tasks={len(tasks)} "
                       f"sampling={escape(sampling.name)} run_dir={escape(str(run_dir))} "
                       f"wandb={sink.mode if sink.active else 'off'}", soft_wrap=True)

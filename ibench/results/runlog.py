@@ -97,8 +97,9 @@ class RunIdentity:
     recorded: Mapping[str, Any]  # meta.identity as written ({} before it existed), for the viewer
 
     @classmethod
-    def resolve(cls, summary: Mapping[str, Any], config: Mapping[str, Any], run_dir: Path) -> RunIdentity:
-        ident = dict((summary.get("meta") or {}).get("identity") or {})
+    def resolve(cls, summary: Mapping[str, Any], config: Mapping[str, Any], run_dir: Path,
+                spec: Mapping[str, Any] | None = None) -> RunIdentity:
+        ident = dict((spec or {}).get("identity") or (summary.get("meta") or {}).get("identity") or {})
         bench = config.get("bench") or {}
         label = ident.get("label") or summary.get("model") or (config.get("model") or {}).get("name") or run_dir.name
         return cls(label=str(label),
@@ -206,8 +207,29 @@ class RunLog:
         return pl.read_parquet(path, glob=False) if path.is_file() else None
 
     @cached_property
+    def spec(self) -> dict[str, Any]:
+        """spec.json: the whole RunSpec, versions, keys, task set, code and toolchain versions
+        (:mod:`ibench.results.runspec`); a folder made before it existed is migrated once."""
+        from ibench.results import runspec
+
+        try:
+            got = runspec.read(self.run_dir)
+        except runspec.SpecError as exc:
+            raise ResultsError(str(exc)) from None
+        if got is not None:
+            return got
+        return runspec.migrate(self.run_dir, self.summary, self.config, persist=bool(self.summary))
+
+    @property
+    def task_ids(self) -> tuple[str, ...]:
+        """The run's task set as its spec records it (ids, sorted)."""
+        from ibench.results.runspec import task_ids
+
+        return task_ids(self.spec) or tuple(sorted(t["task_id"] for t in self.summary.get("tasks") or []))
+
+    @cached_property
     def identity(self) -> RunIdentity:
-        return RunIdentity.resolve(self.summary, self.config, self.run_dir)
+        return RunIdentity.resolve(self.summary, self.config, self.run_dir, self.spec)
 
     @property
     def label(self) -> str:

@@ -65,6 +65,11 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
         s = ident.sampling
         console.print(f"sampling: {escape(str(s.get('name')))} (n={s.get('n')}, T={s.get('temperature')})   "
                       f"overrides: {escape(' '.join(ident.overrides) or '(none)')}", highlight=False)
+    spec = r.spec  # spec.json: what the run is, in full
+    keys = spec.get("keys") or {}
+    console.print(f"spec: {len(r.task_ids)} task(s), gen key {keys.get('gen_key', '?')}, judge key "
+                  f"{keys.get('judge_key', '?')}, code {spec.get('code_version') or 'unknown'}"
+                  + ("  (migrated from an older folder)" if spec.get("migrated") else ""), highlight=False)
     render(summary, console)
     return summary
 

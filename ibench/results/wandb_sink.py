@@ -100,6 +100,18 @@ class WandbSink:
                 log.warning("wandb.init(mode=%s) failed: %s", mode, exc)
         self.run = None
 
+    def record_spec(self, record: dict[str, Any]) -> None:
+        """The run's spec.json (:mod:`ibench.results.runspec`) in the W&B run's config under
+        ``spec``: versions, keys, the task set, code and toolchain versions."""
+        if not self.run:
+            return
+        try:
+            self.run.config.update({"spec": {k: record.get(k) for k in ("file_version", "spec_version", "key_version",
+                                                                        "keys", "tasks", "code_version", "toolchains")}},
+                                   allow_val_change=True)
+        except Exception as exc:  # noqa: BLE001 - W&B is a sink; the run goes on
+            log.warning("W&B: spec not recorded: %s", exc)
+
     def progress(self, values: dict[str, Any], force: bool = False) -> None:
         import time
 
