@@ -9,6 +9,7 @@ Skipped like tests/cluster/test_slurm_real.py unless asked for (``-m slurm_real`
 
 from __future__ import annotations
 
+import os
 import re
 import time
 
@@ -24,8 +25,6 @@ _state: list[str | None] = []
 
 @pytest.fixture(autouse=True)
 def _only_with_a_cluster(request):
-    import os
-
     if not _asked(request.config):
         pytest.skip("real-Slurm tests run with -m slurm_real or IBENCH_SLURM_REAL=1 (CI's Slurm lane)")
     if not _state:
@@ -87,5 +86,9 @@ def test_the_preflight_refuses_through_sbatch_before_ray(tmp_path, case):
     assert field in text and "ibench: preflight exit 2" in text
     assert not (out / "ray-cluster" / "head.json").exists()  # no Ray head was ever started
     s = _preflight_s(text)
-    figure(f"preflight refusal through sbatch ({case})", preflight_s=s, submit_to_end_s=round(took, 1))
-    assert s < 2.0, s
+    load = os.getloadavg()[0]
+    figure(f"preflight refusal through sbatch ({case})", preflight_s=s, submit_to_end_s=round(took, 1),
+           load1=round(load, 1))
+    # under 2 s on the lane's machine; where others load it past twice its CPUs (a shared dev box), 6 s
+    limit = 2.0 if load <= 2 * (os.cpu_count() or 1) else 6.0
+    assert s < limit, f"preflight took {s}s in the job (limit {limit}s at load {load:.1f})"
