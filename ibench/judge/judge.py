@@ -101,7 +101,8 @@ class Judge:
         taken: dict[str, int] = {}
         chosen = []
         for c in task.cases:
-            pool = "adaptive" if int(c.name) > 100 else "non_adaptive"
+            # open-numbered cases (imported packages) are all of their one interactor's pool
+            pool = c.interactor if task.open_cases and c.interactor else "adaptive" if int(c.name) > 100 else "non_adaptive"
             n = limits[pool]
             if n is not None and taken.get(pool, 0) >= n:
                 continue

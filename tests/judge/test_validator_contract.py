@@ -267,3 +267,5 @@ def test_open_cases_past_the_pools_and_the_interactor_budget(tmp_path, judge):
     assert request.interactor_args[0] == "/dev/fd/3" and request.interactor_args[2].endswith("/")
     result = judge.judge(task, guesser())
     assert result.verdict is Verdict.OK and len(result.cases) == 250
+    # judge.non_adaptive_cases counts an open task's cases as the one pool they are
+    assert [c.name for c in Judge(JudgeSettings(non_adaptive_cases=120)).select_cases(task)][-1] == "120"
