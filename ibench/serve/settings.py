@@ -80,6 +80,12 @@ class ServeSettings:
     autoscale: bool = False
     min_replicas: int = 1
     max_replicas: int | None = None  # null: the cluster's CPUs over judge_cpus
+    # A replica judges one submission at a time on its one judging thread; it holds up to
+    # replica_queue chunks (calls) so it never waits on the router between two, and a batch is
+    # sent in chunks of up to `chunk` submissions (fewer calls; spread over every replica).
+    replica_queue: int = 4
+    chunk: int = 16
+    judge_nice: int | None = 0  # a replica's niceness (Ray starts workers at 15); null: leave Ray's
     retries: int = 2  # a submission whose replica died is sent again (answered exactly once)
     rejudge_se: int = 1  # a judge error (SE) is judged again this many times
     # Inline tasks may carry cases; an interactor or checker is a program the judge runs outside
@@ -115,6 +121,8 @@ class ServeSettings:
             out.append(f"serve.replicas: {self.replicas!r}; expected auto or a positive count")
         if not self.judge_cpus > 0:
             out.append(f"serve.judge_cpus: {self.judge_cpus!r}; expected a positive number")
+        if self.replica_queue < 1 or self.chunk < 1:
+            out.append("serve.replica_queue / serve.chunk: expected at least 1")
         if self.retries < 0 or self.rejudge_se < 0:
             out.append("serve.retries / serve.rejudge_se: expected zero or more")
         if self.limits.max_batch > self.limits.max_pending:

@@ -1,0 +1,192 @@
+"""The judge service under load, against the judge's own in-process rate, in one run.
+
+    python scripts/bench_serve.py [--batch 64] [--seconds 15] [--max-submissions 1024] [--replicas 2]
+
+Starts a local Ray (``--cpus``, default the machine's) and the service (``--replicas`` judge
+replicas, default one per CPU), then for each workload sends batches of ``--batch`` submissions
+(accepted and failing programs alternating) from ``--clients`` concurrent HTTP clients for at
+most ``--seconds`` and ``--max-submissions``; then judges the same number of the same
+submissions with ``Judge`` directly, in as many processes as there are replicas (the same
+parallelism, no HTTP, no Ray). Workloads: ``light`` (guess-the-number's first case, 0 queries:
+the lightest interactive case) and ``q10`` (one case of 12 queries, an inline task with the
+same interactor). Prints verdicts/s both ways, their ratio, and the latency percentiles of a
+submission (its request's round trip, batched) and of the service's own measure (admitted to
+answered). Bounded: every phase stops at its time or count, whichever comes first."""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import socket
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ibench.serve.metrics import percentile  # noqa: E402
+from ibench.serve.settings import ServeSettings  # noqa: E402
+
+TASK = ROOT / "tasks" / "guess-the-number"
+GOOD = (TASK / "solutions" / "ok_binary_search.cpp").read_text()
+BAD = (TASK / "solutions" / "re_exit_code_3.cpp").read_text()  # answers, then exits 3: RE on every case
+TOKEN = "bench-token-0123456789abcdef"
+
+
+def workloads() -> dict[str, tuple[object, dict]]:
+    q10 = {"kind": "interactive", "cpu_time_limit_ms": 1000, "memory_limit_mb": 256,
+           "cases": [{"input": (TASK / "cases" / "022.in").read_text()}],  # 12 queries (budget 13)
+           "interactor": (TASK / "interactor" / "non_adaptive.cpp").read_text()}
+    return {"light": ("guess-the-number", {"cases": 1}), "q10": (q10, {})}
+
+
+def submissions(task, n: int) -> list[dict]:
+    return [{"task": task, "source": GOOD if i % 2 == 0 else BAD} for i in range(n)]
+
+
+# -- in process ----------------------------------------------------------------------------------
+def _inproc_worker(args) -> tuple[int, dict]:
+    task_ref, opts, n, inline_dir = args
+    from ibench.serve.core import JudgeCore
+    from ibench.serve.settings import ServeSettings
+
+    core = JudgeCore(ServeSettings(tasks_dir=str(ROOT / "tasks"), task_ids=["guess-the-number"],
+                                   allow_inline_programs=True, inline_dir=inline_dir))
+    subs = submissions(task_ref, n)
+    for s in subs[:2]:
+        core.judge(s, opts)  # warm: compiles, the slot's supervisor
+    counts: dict[str, int] = {}
+    t0 = time.perf_counter()
+    for s in subs:
+        v = core.judge(s, opts)["verdict"]
+        counts[v] = counts.get(v, 0) + 1
+    return int((time.perf_counter() - t0) * 1e6), counts
+
+
+def in_process(task_ref, opts: dict, n: int, procs: int, inline_dir: str) -> tuple[float, dict]:
+    """Verdicts/s of ``procs`` processes, each judging n/procs submissions with its own Judge."""
+    share = [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
+    with mp.get_context("spawn").Pool(procs) as pool:
+        out = pool.map(_inproc_worker, [(task_ref, opts, k, inline_dir) for k in share])
+    wall = max(us for us, _ in out) / 1e6
+    counts: dict[str, int] = {}
+    for _, c in out:
+        for k, v in c.items():
+            counts[k] = counts.get(k, 0) + v
+    return n / wall, counts
+
+
+# -- through the service -------------------------------------------------------------------------
+def through_service(url: str, task_ref, opts: dict, batch: int, clients: int, seconds: float,
+                    max_subs: int) -> tuple[float, int, list[float], dict]:
+    import httpx
+
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    body = {"submissions": submissions(task_ref, batch), **opts}
+    with httpx.Client(timeout=600) as c:  # warm every replica: compiles, supervisors
+        c.post(url + "/v1/judge", json=body, headers=headers).raise_for_status()
+    lat: list[float] = []
+    counts: dict[str, int] = {}
+    sent = [0]
+    lock = threading.Lock()
+    stop_at = time.perf_counter() + seconds
+
+    def client() -> None:
+        with httpx.Client(timeout=600) as c:
+            while True:
+                with lock:
+                    if time.perf_counter() >= stop_at or sent[0] + batch > max_subs:
+                        return
+                    sent[0] += batch
+                t = time.perf_counter()
+                r = c.post(url + "/v1/judge", json=body, headers=headers)
+                dt = time.perf_counter() - t
+                if r.status_code == 429:
+                    with lock:
+                        sent[0] -= batch
+                    time.sleep(float(r.headers.get("Retry-After", "1")))
+                    continue
+                r.raise_for_status()
+                with lock:
+                    for res in r.json()["results"]:
+                        lat.append(dt)
+                        counts[res["verdict"]] = counts.get(res["verdict"], 0) + 1
+
+    t0 = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    return len(lat) / wall, len(lat), lat, counts
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--clients", type=int, default=2)
+    ap.add_argument("--seconds", type=float, default=15.0, help="per phase, at most")
+    ap.add_argument("--max-submissions", type=int, default=1024, help="per phase, at most")
+    ap.add_argument("--cpus", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--replicas", type=int, default=None, help="default: --cpus")
+    ap.add_argument("--workloads", default="light,q10")
+    ap.add_argument("--chunk", type=int, default=ServeSettings.chunk, help="submissions per replica call")
+    args = ap.parse_args()
+    replicas = args.replicas or args.cpus
+
+    import tempfile
+
+    import httpx
+    import ray
+    from ray import serve
+
+    from ibench.serve.app import build_app
+    from ibench.serve.settings import LimitSettings
+
+    inline_dir = tempfile.mkdtemp(prefix="ibench-bench-inline-")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    settings = ServeSettings(port=port, token=TOKEN, tasks_dir=str(ROOT / "tasks"), task_ids=["guess-the-number"],
+                             replicas=str(replicas), allow_inline_programs=True, inline_dir=inline_dir, chunk=args.chunk,
+                             limits=LimitSettings(max_batch=max(256, args.batch),
+                                                  max_pending=max(512, args.batch * args.clients)))
+    t_start = time.perf_counter()
+    ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False)
+    rows = []
+    try:
+        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        serve.run(build_app(settings), name="ibench-bench", route_prefix="/")
+        url = f"http://127.0.0.1:{port}"
+        print(f"service up in {time.perf_counter() - t_start:.1f} s: {replicas} judge replicas on {args.cpus} CPUs",
+              flush=True)
+        for name in args.workloads.split(","):
+            task_ref, opts = workloads()[name]
+            rate, n, lat, counts = through_service(url, task_ref, opts, args.batch, args.clients, args.seconds,
+                                                   args.max_submissions)
+            stats = httpx.get(url + "/v1/stats", headers={"Authorization": f"Bearer {TOKEN}"}).json()
+            print(f"{name}: service {n} verdicts {counts} at {rate:.1f}/s", flush=True)
+            base, base_counts = in_process(task_ref, opts, max(n, 2 * replicas), replicas, inline_dir)
+            print(f"{name}: in-process {base_counts} at {base:.1f}/s", flush=True)
+            rows.append((name, n, rate, base, percentile(lat, 50), percentile(lat, 95), percentile(lat, 99),
+                         stats["latency_s"]))
+    finally:
+        serve.shutdown()
+        ray.shutdown()
+    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, {replicas} replicas / {args.cpus} CPUs; in-process: "
+          f"{replicas} processes, one Judge each")
+    print(f"{'workload':<9}{'n':>6}{'service/s':>11}{'in-proc/s':>11}{'ratio':>7}"
+          f"{'req p50':>9}{'req p95':>9}{'req p99':>9}{'srv p50':>9}{'srv p99':>9}")
+    for name, n, rate, base, p50, p95, p99, srv in rows:
+        print(f"{name:<9}{n:>6}{rate:>11.1f}{base:>11.1f}{rate / base:>7.2f}{p50:>9.3f}{p95:>9.3f}{p99:>9.3f}"
+              f"{srv['p50']:>9.3f}{srv['p99']:>9.3f}")
+    print(f"total {time.perf_counter() - t_start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
