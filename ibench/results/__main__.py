@@ -10,4 +10,8 @@ if sys.argv[1:2] == ["rejudge"]:  # judge a run's stored samples again: the judg
     from ibench.results.analyses.rejudge import main as rejudge_main
 
     sys.exit(rejudge_main(sys.argv[2:]))
+if sys.argv[1:2] == ["familiarity"]:  # statement and solution log-probabilities against pass@1
+    from ibench.results.analyses.familiarity import main as familiarity_main
+
+    sys.exit(familiarity_main(sys.argv[2:]))
 sys.exit(main())
