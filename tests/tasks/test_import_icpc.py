@@ -150,10 +150,27 @@ def echo_package(base: Path) -> Path:
     return p
 
 
+def guess_groups_package(base: Path) -> Path:
+    """Interactive and scoring: group g1 (secrets 1 and 5, 40 points), g2 (500 and 999, 60)."""
+    p = base / "guessgroups"
+    write(p / "problem.yaml", "type: interactive scoring\nname: Guess groups\nlimits:\n  time_limit: 0.5\n")
+    write(p / "output_validator" / "validate.cpp", GUESS_VALIDATOR)
+    for group, score, secrets in (("g1", 40, (1, 5)), ("g2", 60, (500, 999))):
+        write(p / "data" / "secret" / group / "testdata.yaml", f"accept_score: {score}\ngrader_flags: min\n")
+        for s in secrets:
+            write(p / "data" / "secret" / group / f"{s}.in", "1000\n")
+            write(p / "data" / "secret" / group / f"{s}.ans", f"{s}\n")
+    write(p / "submissions" / "accepted" / "bsearch.cpp", guesser())
+    write(p / "submissions" / "partially_accepted" / "linear.py",  # 12 guesses reach 1 and 5, not 500
+          "for g in range(1, 1001):\n    print(g, flush=True)\n    if input() == 'correct':\n        break\n")
+    return p
+
+
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory):
     base = tmp_path_factory.mktemp("packages")
-    packages = [divide_package(base), even_package(base), guess_package(base), echo_package(base)]
+    packages = [divide_package(base), even_package(base), guess_package(base), echo_package(base),
+                guess_groups_package(base)]
     write(base / "nothing" / "README", "not a package\n")
     write(base / "answers" / "problem.yaml", "name: Answers\ntype: submit-answer\n")
     out = tmp_path_factory.mktemp("out")
@@ -164,7 +181,7 @@ def imported(tmp_path_factory):
 
 def test_import_layout_and_report(imported):
     report = json.loads((imported / "import_icpc.json").read_text())
-    assert report["counts"]["imported"] == 4
+    assert report["counts"]["imported"] == 5
     assert report["counts"]["rejected"] == 1 and report["counts"]["unsupported (kept for reference)"] == 1
     assert "problem.yaml" in (imported / "_rejected" / "nothing" / "REJECTED.txt").read_text()
     assert "submit-answer" in (imported / "_unsupported" / "answers" / "UNSUPPORTED.txt").read_text()
@@ -191,7 +208,7 @@ def test_validate_measures_agreement(imported, capsys):
     rc = main(["validate", str(imported), "--jobs", "2"])
     out = capsys.readouterr().out
     assert rc == 1  # the one submission filed under the wrong folder
-    assert "agreement: 18 of 19 submissions (94.7%)" in out, out[-3000:]
+    assert "agreement: 20 of 21 submissions (95.2%)" in out, out[-3000:]
     assert "DISAGREE divide/wrong_answer-actually_right.cpp: tag wrong_answer (expects WA|PE), ibench OK" in out
     rows = list(csv.DictReader(open(imported / "_validate" / "agreement.csv")))
     got = {(r["task"], r["solution"]): (r["ibench"], r["agrees"]) for r in rows}
@@ -203,6 +220,9 @@ def test_validate_measures_agreement(imported, capsys):
     assert got[("guess", "time_limit_exceeded-no_flush.cpp")] == ("IDLE", "1")
     assert got[("guess", "run_time_error-exit3.cpp")] == ("RE", "1")
     assert got[("echo", "partially_accepted-small.py")] == ("WA", "1")
+    assert got[("guessgroups", "partially_accepted-linear.py")] == ("WA", "1")
     matrix = {r["tag"]: r for r in csv.DictReader(open(imported / "_validate" / "confusion.csv"))}
-    assert matrix["wrong_answer"]["OK"] == "1" and matrix["accepted"]["OK"] == "6"
+    assert matrix["wrong_answer"]["OK"] == "1" and matrix["accepted"]["OK"] == "7"
     assert "100 / 100" in out  # the scoring task's accepted submission earns every group
+    table = out[out.index("guessgroups"):]
+    assert "│ 40 " in table.split("partially_accepted-linear.py")[1].split("\n")[0]  # g1 only, interactive

@@ -66,8 +66,8 @@ def check_solutions(root: Path, kind: TaskKind | None, scored: bool, c: Collecto
             if not is_number(score) or score < 0:
                 c.error(path, f"{name}.score", f"{score!r} is not a non-negative number; expected the expected task score")
                 score = None
-            elif not (kind is TaskKind.BATCH and scored):
-                c.warn(path, f"{name}.score", "only compared for batch tasks with subtasks.json; ignored here")
+            elif not scored:  # batch or interactive: validate compares it wherever subtasks.json scores the task
+                c.warn(path, f"{name}.score", "only compared for tasks with subtasks.json; ignored here")
         note = entry.get("note", "")
         if not isinstance(note, str):
             c.error(path, f"{name}.note", f"{note!r} is not a string; expected a short description")
