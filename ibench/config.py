@@ -98,13 +98,16 @@ def run_leaf(overrides: Any, exclude: Any = ()) -> str:
     A path shows its last part, a long list its first two items and a count, a long value is
     cut, and when more than MAX_NAME characters would be needed the last pairs become
     ``+N-more``; whenever anything is shortened a digest of all overrides ends the name (the
-    whole of them is in the folder's ``identity.json`` and ``.hydra/overrides.yaml``). Keys in
+    whole of them is in the folder's ``spec.json`` and ``.hydra/overrides.yaml``). In a sweep
+    only the swept keys name a job (the sweep's folder and sweep.json say the rest). Keys in
     ``exclude`` (settings that change where or how a run executes, not what it measures) are
     left out. No overrides: ``default``."""
     items = _leaf_items(overrides, exclude)
+    swept = [k for k in os.environ.get(SWEEP_KEYS_ENV, "").split(",") if k]
+    if swept:  # a sweep's job: its sweep's folder and sweep.json hold the rest (ibench.results.sweeps)
+        items = [it for it in items if it[0] in swept] or items
     if not items:
         return DEFAULT_LEAF
-    swept = [k for k in os.environ.get(SWEEP_KEYS_ENV, "").split(",") if k]
     items.sort(key=lambda it: (swept.index(it[0]) if it[0] in swept else len(swept), it))
     parts, short = [], False
     for _, key, value in items:
@@ -147,6 +150,14 @@ def legacy_run_leaf(overrides: Any, exclude: Any = ()) -> str:
     return leaf
 
 
+def _sweep_id() -> str:
+    from ibench.results.sweeps import current_id
+
+    return current_id()
+
+
+if not OmegaConf.has_resolver("ibench.sweep_id"):
+    OmegaConf.register_new_resolver("ibench.sweep_id", _sweep_id)
 if not OmegaConf.has_resolver("ibench.safe"):
     OmegaConf.register_new_resolver("ibench.safe", safe_name)
 if not OmegaConf.has_resolver("ibench.run_leaf"):

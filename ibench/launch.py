@@ -387,6 +387,10 @@ def main(cfg: DictConfig) -> float | None:
         raise SystemExit(2) from None
     if run_dir != hydra_dir:  # resume=PATH (or a folder of the old naming): only that folder is written
         _remove_if_empty(hydra_dir, outputs)
+    elif hc.mode is not None and hc.mode.name == "MULTIRUN":  # a job of a sweep: its sweep's record exists
+        from ibench.results.sweeps import ensure_for_job
+
+        ensure_for_job(Path(hc.sweep.dir))
     _write_hydra_files(run_dir, cfg, overrides)
     for line in notes:
         print(line, file=sys.stderr)
@@ -568,7 +572,12 @@ def cli(argv: list[str] | None = None) -> None:
 
         swept = [o.key_or_group.lstrip("+~") for o in OverridesParser.create().parse_overrides(args.overrides)
                  if o.is_sweep_override()]
-        os.environ[SWEEP_KEYS_ENV] = ",".join(swept)  # the swept keys lead each job's folder name
+        os.environ[SWEEP_KEYS_ENV] = ",".join(swept)  # the swept keys name each job's folder
+        from ibench.results import sweeps
+
+        os.environ[sweeps.SWEEP_ID_ENV] = sid = sweeps.sweep_id(swept, args.overrides)  # the sweep's own folder
+        if configs and configs[0] is not None:
+            sweeps.write_record(Path(str(configs[0].paths.output_dir)) / "sweeps" / sid, sid, swept, args.overrides)
         remote = any(o.startswith("hydra/launcher=") and not o.endswith("=basic") for o in args.overrides)
         if not remote:
             quiet_libraries()

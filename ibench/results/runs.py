@@ -126,6 +126,13 @@ def _labels(runs: Sequence[RunLog]) -> list[str]:
     return out
 
 
+def _natural(text: str) -> list[Any]:
+    """A sort key that orders the numbers in ``text`` by value (``n=4096`` before ``n=16384``)."""
+    import re
+
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"(\d+)", text) if p]
+
+
 def show_many(root: Path, console: Console) -> list[Path]:
     """``show DIR`` on a folder of runs: one line per run by its recorded identity (model,
     language, prompt, n, the overrides that differ between them), its pass@1 and its folder."""
@@ -136,6 +143,7 @@ def show_many(root: Path, console: Console) -> list[Path]:
     runs = [_load_finished(p) for p in paths]
     if not runs:
         raise ReportError(f"{root}: no finished run under it")
+    runs.sort(key=lambda r: (r.label, _natural(os.path.relpath(r.run_dir, root))))  # 1024 < 4096 < 16384
     labels = _labels(runs)
     t = Table(title=f"{len(runs)} run(s) under {escape(str(root))}", title_justify="left")
     for c in ("run", "language", "prompt", "n", "tasks", "pass@1", "folder"):
@@ -149,7 +157,7 @@ def show_many(root: Path, console: Console) -> list[Path]:
                   escape(os.path.relpath(r.run_dir, root)))
     console.print(t)
     console.print("one run's tables: python -m ibench.results show RUN_FOLDER", soft_wrap=True)
-    return paths
+    return [r.run_dir for r in runs]
 
 
 def compare_rows(runs: Sequence[RunLog], resamples: int = 1000, confidence: float = 0.95,

@@ -286,13 +286,15 @@ def _sweep(runs: Sequence[RunLog], data: Path) -> dict[str, Any] | None:
     from ibench.results import sweep as sw
 
     try:
-        key, loaded = sw.place([sw.SweepRun.of(r, tokens=True) for r in runs])
         ks = sorted({int(k) for r in runs for k in (r.summary.get("ks") or [1])})
+        # the swept key from the sweeps' own records; runs of different task sets on their common tasks
+        key, loaded, note = sw.prepare(runs, ks, tokens=True)
+        ks = [k for k in ks if any(r.pass_at.get(k) is not None for r in loaded)] or ks[:1]
         table = sw.rows(loaded, key, ks)
         sw.plot(loaded, key, ks, data / "sweep.png")
     except Exception as e:  # noqa: BLE001 - the sweep page says why instead
         return {"error": f"{type(e).__name__}: {e}"}
-    return {"key": key, "ks": ks, "rows": table, "png": "data/sweep.png"}
+    return {"key": key, "ks": ks, "rows": table, "png": "data/sweep.png", "note": note}
 
 
 def build_site(run_dirs: Sequence[str | Path], out: str | Path | None = None, progress: bool | None = None,

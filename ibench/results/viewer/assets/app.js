@@ -479,6 +479,7 @@ var IBV = (function () {
     else if (sw.error) h += '<div class="warn">' + esc(sw.error) + "</div>";
     else {
       h += '<p>swept setting: <b id="sweep-key">' + esc(sw.key || "(none: runs by folder)") + "</b></p>";
+      if (sw.note) h += '<div class="warn" id="sweep-note">' + esc(sw.note) + "</div>";
       var rows = sw.rows || [], cols = rows.length ? Object.keys(rows[0]).filter(function (c) { return !/_ci_(low|high)$/.test(c) && c !== "run_dir"; }) : [];
       h += '<table id="sweep-table"><tr>' + cols.map(function (c) { return "<th>" + esc(c) + "</th>"; }).join("") + "</tr>";
       rows.forEach(function (row) {
