@@ -223,7 +223,7 @@ class Gateway:
         refused = self._admit(len(body.submissions), "judge")
         if refused is not None:
             return refused
-        opts = {"all_cases": body.all_cases, "variant": body.variant, "cases": body.cases}
+        opts = {"all_cases": body.all_cases, "variant": body.variant, "cases": body.cases, "stderr": body.stderr}
         try:
             subs = [s.model_dump() for s in body.submissions]
             parts = await asyncio.gather(*(self._chunk(subs[a:b], opts) for a, b in self._chunks(len(subs))))

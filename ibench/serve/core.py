@@ -39,10 +39,11 @@ def reward_for(result: SampleResult, task: Task, rs: RewardSettings) -> float | 
 
 
 def reply(result: SampleResult, task: Task, rs: RewardSettings, sub_id: str | None, judge_ms: float,
-          attempts: int = 1) -> dict:
+          attempts: int = 1, stderr: bool = False) -> dict:
     cases = [{"case": c.case, "verdict": c.verdict.value, "cpu_ms": c.cpu_ms, "wall_ms": c.wall_ms,
               "peak_kb": c.peak_kb, "queries": c.queries, "query_limit": c.query_limit, "score": c.score,
-              "message": c.message[:300]} for c in result.cases]
+              "message": c.message[:300], **({"stderr_tail": c.solver_stderr_tail} if stderr else {})}
+             for c in result.cases]
     counted = [c for c in result.cases if c.queries is not None]
     queries = sum(c.queries or 0 for c in counted) if counted else None
     budgets = [c.query_limit for c in counted if c.query_limit is not None]
@@ -124,7 +125,8 @@ class JudgeCore:
             result = judge.judge(task, sub["source"], sub.get("language") or "cpp")
             if result.verdict is not Verdict.SE or attempts > self.settings.rejudge_se:
                 break
-        return reply(result, task, self.settings.reward, sub.get("id"), (time.perf_counter() - t0) * 1000, attempts)
+        return reply(result, task, self.settings.reward, sub.get("id"), (time.perf_counter() - t0) * 1000, attempts,
+                     bool(opts.get("stderr")))
 
     def run_code(self, req: dict) -> dict:
         return run_code(self.judge_for(False, "interactive", None), self.settings, req)

@@ -41,6 +41,7 @@ class JudgeRequest(BaseModel):
     variant: Literal["interactive", "batch"] = Field(
         "interactive", description="batch: the batch variant (the hidden case first on the solver's stdin)")
     cases: Optional[int] = Field(None, ge=0, description="run only the first N cases of each interactive pool")
+    stderr: bool = Field(False, description="send each case's solver stderr tail back (judge.tail_bytes)")
 
 
 class CaseReply(BaseModel):
@@ -53,6 +54,7 @@ class CaseReply(BaseModel):
     query_limit: Optional[int] = None
     score: Optional[float] = None
     message: str = ""
+    stderr_tail: Optional[str] = Field(None, description="with stderr=true: the solver's stderr, its last bytes")
 
 
 class SubmissionReply(BaseModel):

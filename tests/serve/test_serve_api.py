@@ -227,3 +227,30 @@ def test_verl_reward_scores_an_interactive_task(service):
                                            url=url, token=TOKEN, max_batch=2)
     assert [m["score"] for m in many] == [1.0, 0.0, 0.0]
     assert [verl_reward.VERDICTS[m["verdict"]] for m in many] == ["OK", "WA", "CE"]
+
+
+# -- a replica lost mid-batch (last: Serve starts a new one after it) -----------------------------
+def test_replica_killed_mid_batch_every_submission_answered_once(service):
+    import ray
+
+    slow = [{"task": {"kind": "batch", "cases": [{"input": f"{i} 1", "output": str(i + 1)}]}, "source": SLOW_A_PLUS_B,
+             "id": f"s{i}"} for i in range(4)]
+    first: dict = {}
+    t = threading.Thread(target=lambda: first.update(r=_judge(service, slow)))
+    t.start()
+    deadline = time.monotonic() + 60
+    while service.get("/v1/stats", headers=AUTH).json()["pending"] < 4:
+        assert time.monotonic() < deadline and t.is_alive(), "the batch was never admitted"
+        time.sleep(0.05)
+    time.sleep(0.3)  # the replicas are inside their first submissions
+    names = [a for a in ray.util.list_named_actors(all_namespaces=True) if "JudgeReplica" in a["name"]]
+    assert len(names) == 2, names
+    ray.kill(ray.get_actor(names[0]["name"], namespace=names[0]["namespace"]), no_restart=True)
+    t.join(180)
+    r = first["r"]
+    assert r.status_code == 200, r.text
+    results = r.json()["results"]
+    assert [x["id"] for x in results] == ["s0", "s1", "s2", "s3"]  # each once, in order
+    assert [x["verdict"] for x in results] == ["OK"] * 4
+    assert any(x["attempts"] > 1 for x in results)  # the lost replica's were judged again
+    assert service.get("/v1/stats", headers=AUTH).json()["retries"] >= 1
