@@ -15,7 +15,7 @@ from ..tasks.model import Case, Task
 from .executors.base import Program
 from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
-from .sandbox.run import tail
+from .sandbox.run import default_cache_dir, tail
 from .settings import JudgeSettings
 from .validator import interactor_outcome, validator_args
 from .verdict import Decision, Verdict, decide_interactive, verdict_message
@@ -167,15 +167,22 @@ def prefills(task: Task, settings: JudgeSettings) -> bool:
 
 FEEDBACK_DIR = "feedback"  # ICPC contract: the validator's feedback dir, beside tout
 ANSWER_FILE = "answer"  # ICPC contract: the case's answer, copied beside tout for the interactor
+EXIT_FILE = "validator.exit"  # ICPC contract: the validator's own exit status (the wrapper's)
 
 
-def interactor_args(task: Task, tout: Path) -> list[str]:
-    """The interactor's command line. The hidden case reaches it as an inherited descriptor, so
-    its command line names no path the solver could use; an ICPC validator also gets the case's
-    answer (a copy in the judge's own case-files dir), its feedback dir and the task's flags."""
+def interactor_command(task: Task, interactor: Path, tout: Path, cache_dir: Path) -> tuple[Path, list[str]]:
+    """The interactor's program and command line. The hidden case reaches it as an inherited
+    descriptor, so its command line names no path the solver could use. An ICPC validator runs
+    under a wrapper that exits as a testlib interactor would (the supervisor then treats its
+    accept as an accept), with the case's answer (a copy in the judge's own case-files dir), its
+    feedback dir and the task's flags."""
     if task.contract == "icpc":
-        return validator_args("/dev/fd/3", tout.parent / ANSWER_FILE, tout.parent / FEEDBACK_DIR, task.validator_flags)
-    return ["/dev/fd/3", str(tout)]
+        from .validator import interactor_wrapper
+
+        case_files = tout.parent
+        return interactor_wrapper(cache_dir), [str(case_files / EXIT_FILE), str(interactor), *validator_args(
+            "/dev/fd/3", case_files / ANSWER_FILE, case_files / FEEDBACK_DIR, task.validator_flags)]
+    return interactor, ["/dev/fd/3", str(tout)]
 
 
 def prepare_icpc_case(case: Case, case_files: Path) -> None:
@@ -184,6 +191,7 @@ def prepare_icpc_case(case: Case, case_files: Path) -> None:
     from .validator import fresh_feedback_dir
 
     fresh_feedback_dir(case_files / FEEDBACK_DIR)
+    (case_files / EXIT_FILE).unlink(missing_ok=True)
     answer = case_files / ANSWER_FILE
     if case.answer_path is not None:
         shutil.copyfile(case.answer_path, answer)
@@ -235,12 +243,13 @@ class InteractiveGrader:
         lim = case_limits(task, self.settings, solver.time_factor)
         exe, args = solver.command_for(lim.mem_kb)
         mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
+        interactor_exe, interactor_argv = interactor_command(task, interactor, tout, default_cache_dir(self.settings.cache_dir))
         req = RunRequest(
             solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
-            interactor=interactor,
+            interactor=interactor_exe,
             # The hidden case reaches the interactor as an inherited descriptor, so its command
             # line names no path the solver could use.
-            interactor_args=interactor_args(task, tout),
+            interactor_args=interactor_argv,
             interactor_env=[f"IBENCH_TRANSCRIPT={transcript}", f"IBENCH_TRANSCRIPT_BYTES={self.settings.transcript_bytes}",
                            f"IBENCH_TRANSCRIPT_TAIL_BYTES={self.settings.tail_bytes}"],
             cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms, grace_ms=self.settings.grace_ms,
@@ -251,7 +260,8 @@ class InteractiveGrader:
             interactor_cpu_ms=int(max(self.settings.interactor_cpu_s * 1000, lim.wall_ms * self.settings.wall_hard_factor,
                                       task.interactor_cpu_ms or 0)),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
-            binds=list(solver.binds), host_libs=solver.host_libs, address_space_kb=solver.address_space_kb(lim.mem_kb),
+            binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
+            address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         self._template = (task, solver, interactor, files, req, lim, mem_kb)
         return req, lim, mem_kb
@@ -276,7 +286,7 @@ class InteractiveGrader:
         message = verdict_message(tail(istderr, STDERR_READ, r.interactor_stderr_bytes), MESSAGE_LIMIT)
         icpc_score = None
         if task.contract == "icpc":  # 42 / 43 and judgemessage.txt, read as the testlib rules read them
-            r, message, icpc_score = interactor_outcome(r, tout.parent / FEEDBACK_DIR, message)
+            r, message, icpc_score = interactor_outcome(r, tout.parent / FEEDBACK_DIR, tout.parent / EXIT_FILE, message)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,

@@ -14,7 +14,6 @@ path), or Python (``main.py``, or the folder's only ``.py``), run by the judge's
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import shutil
@@ -155,22 +154,52 @@ def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple
     return decide_validator(code, message, score), exit_text
 
 
-def interactor_outcome(r: "RunReport", feedback_dir: Path, stderr_message: str) -> tuple["RunReport", str, float | None]:
-    """An ICPC interactor's run in the testlib terms the interactive rules read: 42 becomes exit 0
-    (accept), 43 exit 1 (reject), any other exit exit 3 (the judge's failure, SE); the message is
-    judgemessage.txt (stderr's tail where there is none). Returns (report, message, score.txt)."""
+# The interactor the supervisor starts for an ICPC validator: it runs the validator and exits
+# as a testlib interactor would (42 -> 0, accept: the solver then gets its grace to end on its
+# own, as after any accept; 43 -> 1, reject; anything else -> 3, the judge's failure), a signal
+# death passed on as itself, the validator's own exit status written to the file named first.
+_WRAPPER = """#!/bin/sh
+f="$1"; shift
+"$@"
+c=$?
+echo "$c" > "$f"
+case "$c" in 42) exit 0 ;; 43) exit 1 ;; esac
+if [ "$c" -gt 128 ]; then kill -s "$(kill -l "$c")" $$; fi
+exit 3
+"""
+
+
+def interactor_wrapper(cache_dir: Path) -> Path:
+    """The wrapper script (written once per cache, by content)."""
+    digest = hashlib.sha256(_WRAPPER.encode()).hexdigest()[:16]
+    path = cache_dir / "validators" / f"icpc-interactor-{digest}.sh"
+    if not path.is_file():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(_WRAPPER)
+        tmp.chmod(0o755)
+        os.replace(tmp, path)
+    return path
+
+
+def interactor_outcome(r: "RunReport", feedback_dir: Path, exit_file: Path,
+                       stderr_message: str) -> tuple["RunReport", str, float | None]:
+    """An ICPC interactor's run (through :data:`_WRAPPER`, so the report already reads 0 / 1 / 3)
+    with its message: judgemessage.txt (stderr's tail where there is none), and for an exit that
+    is neither 42 nor 43 the validator's own status. Returns (report, message, score.txt)."""
     message, score, note = read_feedback(feedback_dir)
     message = message or stderr_message
+    try:
+        code: int | None = int(exit_file.read_text().strip())
+    except (OSError, ValueError):
+        code = None
     it = r.interactor
-    if it is None or it.killed != "none" or it.signal is not None or it.exit_code is None:
-        return r, message, score
-    code = it.exit_code
-    mapped = {ACCEPT: 0, REJECT: 1}.get(code, 3)
-    if mapped == 3:
-        message = f"validator exited with code {code}; expected {ACCEPT} (accept) or {REJECT} (reject): {message}"
+    if it is not None and it.killed == "none" and it.signal is None and it.exit_code == 3:
+        shown = "no exit status" if code is None else f"code {code}"
+        message = f"validator exited with {shown}; expected {ACCEPT} (accept) or {REJECT} (reject): {message}"
     if note:
         message = f"{message} [{note}]"
-    return dataclasses.replace(r, interactor=dataclasses.replace(it, exit_code=mapped)), message, score
+    return r, message, score
 
 
 def judge_batch_output(task, case: "Case", output: Path, program: Path | None, memory_mb: int,

@@ -233,6 +233,10 @@ def test_interactor_under_the_contract_reads_the_answer_file(tmp_path, judge):
     assert wa.verdict is Verdict.WA and "too many guesses" in wa.message
     re_ = judge.judge(task, guesser(epilogue="return 3;"))  # correct, then a non-zero exit
     assert re_.verdict is Verdict.RE
+    # Accepted, then the solver closes its output and spins: 42 is an accept, so the solver gets
+    # the grace after it (and no more), as after a testlib accept: TLE, not OK
+    spin = judge.judge(task, guesser(epilogue="fclose(stdout); for (volatile long i = 0;; i++) {}"))
+    assert spin.verdict is Verdict.TLE, spin.message
 
 
 def test_python_interactor_under_the_contract(tmp_path, judge):
@@ -264,8 +268,24 @@ def test_open_cases_past_the_pools_and_the_interactor_budget(tmp_path, judge):
     files = judge.interactive._files()
     request, _, _ = judge.interactive._request(task, prog, binary, files)
     assert request.interactor_cpu_ms == 90_000
-    assert request.interactor_args[0] == "/dev/fd/3" and request.interactor_args[2].endswith("/")
+    # the wrapper, then the validator with `input answer feedback_dir/`
+    assert request.interactor_args[1] == str(binary) and request.interactor_args[2] == "/dev/fd/3"
+    assert request.interactor_args[4].endswith("/")
     result = judge.judge(task, guesser())
     assert result.verdict is Verdict.OK and len(result.cases) == 250
     # judge.non_adaptive_cases counts an open task's cases as the one pool they are
     assert [c.name for c in Judge(JudgeSettings(non_adaptive_cases=120)).select_cases(task)][-1] == "120"
+
+
+@pytest.mark.parametrize("body, shown", [("sys.exit(0)", "validator exited with code 0"),
+                                         ("import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)", "crashed")])
+def test_interactor_that_breaks_the_contract_is_a_judge_error(tmp_path, judge, body, shown):
+    """An interactor exiting with neither 42 nor 43 (0 is testlib's accept, not this contract's),
+    or killed by a signal, is the judge's failure: SE, never a verdict on the program."""
+    root = tmp_path / "broken"
+    card(root, interactor_mode="non_adaptive", case_pools="open")
+    write(root / "interactor" / "main.py", f"import sys\nsys.stdin.readline()\n{body}\n")
+    write(root / "cases" / "001.in", "1\n")
+    write(root / "cases" / "001.ans", "1\n")
+    result = judge.judge(load_task(root), guesser())
+    assert result.verdict is Verdict.SE and shown in result.message, result.message
