@@ -25,6 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from ibench.results.metrics import RunSummary, fmt, paired_bootstrap_diff
+from ibench.results.labels import differing, labelled, short as _short
 from ibench.results.runlog import ResultsError, RunLog, find_runs, load, parse_result
 from ibench.tasks.model import CATEGORIES, DIFFICULTIES
 
@@ -75,27 +76,10 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
 
 
 # -- compare ------------------------------------------------------------------------------------------
-# Overrides that change where or how a run executes, never what it measures: not in labels.
-_NOT_IDENTITY = ("model.base_url", "model.api_key_env", "model.preflight", "model.replicas", "model.max_concurrency",
-                 "paths.", "cluster", "wandb", "pipeline.", "hydra", "resume", "print_config", "metrics.", "report.")
-
-
-def _short(value: str, width: int = 24) -> str:
-    value = value.strip()
-    if value.startswith(("/", "./", "../", "~")):
-        value = value.rstrip("/").rsplit("/", 1)[-1] or value
-    return value if len(value) <= width else value[: width - 1] + "…"
-
-
 def _overrides(r: RunLog) -> dict[str, str]:
-    out = {}
-    for o in r.identity.overrides:
-        key, _, value = str(o).partition("=")
-        key = key.lstrip("+~")
-        if any(key == p or (p.endswith(".") and key.startswith(p)) for p in _NOT_IDENTITY):
-            continue
-        out[key] = value
-    return out
+    """The run's overrides a label may show (ibench.results.labels: measured settings, values
+    normalised, never an endpoint or credential)."""
+    return labelled(r.identity.overrides)
 
 
 def _labels(runs: Sequence[RunLog]) -> list[str]:
@@ -110,8 +94,7 @@ def _labels(runs: Sequence[RunLog]) -> list[str]:
         if len(idx) < 2:
             continue
         ov = [_overrides(runs[i]) for i in idx]
-        keys = sorted({k for o in ov for k in o})
-        vary = [k for k in keys if len({o.get(k) for o in ov}) > 1]
+        vary = differing(ov)
         for i, o in zip(idx, ov):
             if vary:
                 samp = runs[i].identity.sampling

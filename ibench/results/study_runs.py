@@ -130,12 +130,12 @@ def other_settings(ident: RunIdentity, tasks: dict[str, Any]) -> dict[str, str]:
     for k, v in ident.sampling.items():
         if k not in ("name", "refine_rounds"):
             out[f"sampling.{k}"] = str(v)
-    for o in ident.overrides:
-        key, _, value = str(o).partition("=")
-        key = key.lstrip("+~")
+    from ibench.results.labels import labelled, short
+
+    for key, value in labelled(ident.overrides).items():  # measured settings, normalised, no endpoint
         if key.startswith("sampling.") or any(key == p or (p.endswith(".") and key.startswith(p)) for p in _PLACED):
             continue
-        out[key] = value if len(value) <= 24 else value[:21] + "..."
+        out[key] = short(value)
     out["tasks"] = str(len(tasks))
     return out
 
