@@ -60,10 +60,10 @@ def analyse(what: str, dirs: Sequence[str | Path], out: str | Path | None = None
         except AnalysisError as e:
             if what != "all":
                 raise
-            con.print(f"{name}: left out ({e})", highlight=False, soft_wrap=True)
+            con.print(f"{name}: left out ({e})", highlight=False, markup=False, soft_wrap=True)
     if not files:
         raise AnalysisError(f"nothing to write for {what} from these runs")
-    con.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False, soft_wrap=True)
+    con.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False, markup=False, soft_wrap=True)
     return files
 
 

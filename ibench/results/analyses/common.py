@@ -67,15 +67,14 @@ def short_labels(logs: Sequence[RunLog]) -> list[str]:
     """A short label per run: its model label, plus the settings (sampling values, overrides;
     by their last name part) that differ among the runs given, plus the folder name where two
     are still alike — ``synth reasoning_budget=1024``."""
+    from ibench.results.labels import differing, labelled, short  # what a label may show of a run
+
     settings = []
     for r in logs:
         d = {k: str(v) for k, v in r.identity.sampling.items() if k != "name"}
-        for o in r.identity.overrides:
-            key, _, value = str(o).lstrip("+~").partition("=")
-            d[key.removeprefix("sampling.")] = value
+        d.update({k.removeprefix("sampling."): short(v, 28) for k, v in labelled(r.identity.overrides).items()})
         settings.append(d)
-    keys = sorted({k for d in settings for k in d})
-    vary = [k for k in keys if len({d.get(k) for d in settings}) > 1]
+    vary = differing(settings)
     out = []
     for r, d in zip(logs, settings):
         parts = [f"{k.rsplit('.', 1)[-1]}={d.get(k, '-')}" for k in vary if k.rsplit(".", 1)[-1] not in ("tasks_dir",)]

@@ -87,5 +87,5 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, prices: str | Path
     show(console, "Cost per sample and per solved task", [{k: v for k, v in r.items() if "/" in k or k in
                                                            ("run", "samples", "solved_tasks")} for r in rows])
     if not any("money" in r for r in rows):
-        console.print(f"no price for these models in {prices or DEFAULT_PRICES}: tokens and seconds only", highlight=False)
+        console.print(f"no price for these models in {prices or DEFAULT_PRICES}: tokens and seconds only", highlight=False, markup=False)
     return {"cost_csv": write_csv(rows, out_dir / "cost.csv")}

@@ -105,7 +105,7 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, figures: bool = Tr
     files = {"efficiency_csv": write_csv(rows, out_dir / "efficiency.csv")}
     missing = [r["run"] for r in rows if r["mean_completion_tokens_per_task"] is None]
     if missing:
-        console.print("no token counts (left off the plot): " + ", ".join(missing), highlight=False)
+        console.print("no token counts (left off the plot): " + ", ".join(missing), highlight=False, markup=False)
     if figures and len(missing) < len(rows):
         png, pdf = plot(metric, rows, out_dir)
         files.update(efficiency_png=png, efficiency_pdf=pdf)

@@ -283,5 +283,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except AnalysisError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    con.print("wrote " + ", ".join(str(p) for p in [stored, *files.values()]), highlight=False, soft_wrap=True)
+    con.print("wrote " + ", ".join(str(p) for p in [stored, *files.values()]), highlight=False, markup=False, soft_wrap=True)
     return 0

@@ -139,6 +139,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         c.print(f"flip: {r['task_id']} sample {r['sample_index']} round {r['round']} try {r['attempt']}: "
                 f"{r['stored']} -> {r['new']} ({r['message']})", highlight=False, markup=False)
     files = [write_csv(rows, out / "rejudge.csv"), write_csv(summary, out / "rejudge_summary.csv")]
-    c.print(f"flips: {len(flipped)} of {len(rows)} judgings; wrote " + ", ".join(map(str, files)), highlight=False)
+    c.print(f"flips: {len(flipped)} of {len(rows)} judgings; wrote " + ", ".join(map(str, files)), highlight=False, markup=False)
     return 0
 

@@ -158,7 +158,7 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, figures: bool = Tr
         png, pdf = plot_scaling(rows, out_dir)
         files.update(scaling_png=png, scaling_pdf=pdf)
     if not budget_sweeps(runs):
-        console.print("no reasoning-budget sweep among these runs: the sequential curve is left out", highlight=False)
+        console.print("no reasoning-budget sweep among these runs: the sequential curve is left out", highlight=False, markup=False)
     sub = [row for r in runs for row in subtask_rows(r)]
     if sub:
         show(console, "Pass rate by subtask position", sub)
@@ -167,5 +167,5 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, figures: bool = Tr
             png, pdf = plot_subtasks(sub, out_dir)
             files.update(subtask_position_png=png, subtask_position_pdf=pdf)
     else:
-        console.print("no task with subtasks among these runs: subtask positions left out", highlight=False)
+        console.print("no task with subtasks among these runs: subtask positions left out", highlight=False, markup=False)
     return files

@@ -80,7 +80,7 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, figures: bool = Tr
             confidence: float = 0.95) -> dict[str, Path]:
     rows, run_rows = seed_rows(runs, resamples, confidence)
     if not rows:
-        console.print("error bars: no runs that differ only by sampling.seed; section left out", highlight=False)
+        console.print("error bars: no runs that differ only by sampling.seed; section left out", highlight=False, markup=False)
         return {}
     show(console, f"Repeated runs: mean pass@1 ± SE across runs, beside the {int(confidence * 100)}% bootstrap "
                   "over tasks", rows)

@@ -122,7 +122,7 @@ def analyse(runs: Sequence[Run], out_dir: Path, console: Any, figures: bool = Tr
         tasks += task_rows(r, mine)
     if not rows:
         console.print("similarity: no accepted C++ sample with a known accepted solution to compare with; "
-                      "section left out", highlight=False)
+                      "section left out", highlight=False, markup=False)
         return {}
     show(console, "Code similarity per task: accepted samples vs the known accepted solutions", tasks)
     files = {"similarity_csv": write_csv(rows, out_dir / "similarity.csv"),
