@@ -7,6 +7,7 @@ store) → run the pipeline → metrics → report. Every held resource is relea
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import time
@@ -146,8 +147,6 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         pipeline = Pipeline(spec, backend, tasks, store, Execution.from_config(p), progress=p.progress and terminal,
                             on_progress=on_progress, console=console)
         # What the run measures, in full (a folder's name shows only part of a long override list).
-        import json
-
         (run_dir / "identity.json").write_text(json.dumps(
             spec.identity(backend.name, overrides), indent=1, default=str) + "\n")
         from ibench.keys import spec_feedback_key
@@ -357,6 +356,7 @@ def main(cfg: DictConfig) -> float | None:
 
     from ibench.cluster.slurm import NotTheDriver
     from ibench.judge.judge import IsolationError
+    from ibench.resume import finished
     from ibench.tasks.errors import TaskError
 
     hc = HydraConfig.get()
@@ -391,9 +391,12 @@ def main(cfg: DictConfig) -> float | None:
         from ibench.results.sweeps import ensure_for_job
 
         ensure_for_job(Path(hc.sweep.dir))
-    _write_hydra_files(run_dir, cfg, overrides)
     for line in notes:
         print(line, file=sys.stderr)
+    if cfg.resume and (done := finished(run_dir, cfg, hc.overrides.task)):  # nothing to run: no Ray, no W&B run
+        print(f"resume: {run_dir} is {done}; nothing to do (show it: python -m ibench.results show PATH)")
+        return (json.loads((run_dir / "summary.json").read_text())["overall"]["pass_at"] or {}).get("1")
+    _write_hydra_files(run_dir, cfg, overrides)
     try:
         with interrupt_signals():
             summary = run(cfg, run_dir, overrides=overrides, checked=checked)

@@ -168,3 +168,37 @@ def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "
     if dropped:
         notes.append(f"resume: settings the folder has and this version does not: {', '.join(dropped)} (left out)")
     return base, kept, notes
+
+
+def finished(run_dir: Any, cfg: DictConfig, overrides: Any = ()) -> str | None:
+    """Why ``resume=PATH`` has nothing to do (None: it has): the folder's run finished (its
+    summary.json), the command asks for no more refinement rounds than it went and no other
+    report (no metrics.* or report.* override), and no sample of it waits for a retry (a failed
+    request with pipeline.regenerate_failed, a judge error with pipeline.rejudge_se). Such a
+    resume starts nothing: no Ray, no W&B run."""
+    import json
+    from pathlib import Path
+
+    if any(str(o).lstrip("+~").startswith(("metrics.", "report.")) for o in overrides):
+        return None  # the report is made again
+    run_dir = Path(run_dir)
+    try:
+        summary = json.loads((run_dir / "summary.json").read_text())
+    except (OSError, ValueError):
+        return None
+    meta = summary.get("meta") or {}
+    went = int(((meta.get("identity") or {}).get("sampling") or {}).get("refine_rounds") or 1)
+    if int(cfg.sampling.refine_rounds or 1) > went:
+        return None
+    if int(cfg.pipeline.rejudge_se or 0) > 0 and int(summary.get("n_judge_errors") or 0) > 0:
+        return None
+    if bool(cfg.pipeline.regenerate_failed):
+        try:
+            from ibench.results.runlog import RunLog
+
+            samples = RunLog.open(run_dir).current()[0]
+            if "error" in samples.columns and any(samples["error"].to_list()):  # a failed request, to retry
+                return None
+        except Exception:  # noqa: BLE001 - an unreadable store: let the run look
+            return None
+    return f"finished: {summary.get('n_samples', 0)} samples judged, {went} round(s)"

@@ -9,7 +9,9 @@ Files written under the run folder::
     summary.json            the whole RunSummary
     summary.csv / .parquet  long format: group, name, k, pass@k, CI, tasks
     per_task.csv / .parquet one row per task: n, c, pass@k, verdict counts
-    failures.csv            failure composition (label, count, fraction), then a row SE with the judge
+    failures.csv            the failing samples, one row each: task, sample, round, verdict, message,
+                            failing case, compiler message, sample id (the store's current keys)
+    failure_composition.csv failure composition (label, count, fraction), then a row SE with the judge
                             errors' count (counted as failed in pass@k, not part of the fractions)
     refine.csv              with refinement rounds: refine@k and the still-unsolved's failures per round
     plots/pass_at_k_by_difficulty.png|.pdf, plots/failure_composition.png|.pdf (figstyle)
@@ -66,7 +68,8 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
     out.mkdir(parents=True, exist_ok=True)
     files = {"summary_json": out / "summary.json", "summary_csv": out / "summary.csv",
              "summary_parquet": out / "summary.parquet", "per_task_csv": out / "per_task.csv",
-             "per_task_parquet": out / "per_task.parquet", "failures_csv": out / "failures.csv"}
+             "per_task_parquet": out / "per_task.parquet", "failures_csv": out / "failures.csv",
+             "failure_composition_csv": out / "failure_composition.csv"}
     files["summary_json"].write_text(json.dumps(s.to_dict(), indent=2, default=str) + "\n")
     summary = pl.DataFrame(summary_rows(s), schema={"model": pl.String, "group": pl.String, "name": pl.String,
                                                     "k": pl.Int64, "pass_at_k": pl.Float64, "ci_low": pl.Float64,
@@ -79,13 +82,33 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
     pl.DataFrame({"label": [*s.failure_composition, "SE"],
                   "count": [*(s.failure_counts[k] for k in s.failure_composition), s.n_judge_errors],
                   "fraction": [*s.failure_composition.values(), None]},
-                 schema={"label": pl.String, "count": pl.Int64, "fraction": pl.Float64}).write_csv(files["failures_csv"])
+                 schema={"label": pl.String, "count": pl.Int64, "fraction": pl.Float64}
+                 ).write_csv(files["failure_composition_csv"])
+    failing_samples(out).write_csv(files["failures_csv"])
     if s.refine:
         files["refine_csv"] = out / "refine.csv"
         pl.DataFrame(s.refine, infer_schema_length=None).write_csv(files["refine_csv"])
     if plots:
         files.update(write_plots(s, out / "plots"))
     return files
+
+
+FAILURE_COLUMNS = {"task_id": pl.String, "sample_index": pl.Int64, "round": pl.Int64, "verdict": pl.String,
+                   "message": pl.String, "failing_case": pl.String, "compile_message": pl.String,
+                   "sample_id": pl.String}
+
+
+def failing_samples(run_dir: Path) -> pl.DataFrame:
+    """The run's failing samples (every verdict but OK, judge errors included), one row each;
+    empty (with its columns) for a folder without a results store."""
+    from ibench.results.runlog import RunLog
+
+    empty = pl.DataFrame(schema=FAILURE_COLUMNS)
+    if not (Path(run_dir) / "results").is_dir():
+        return empty
+    table = RunLog.open(run_dir).sample_table()
+    return (table.filter(pl.col("verdict") != "OK")
+            .select([pl.col(c).cast(t) for c, t in FAILURE_COLUMNS.items()]))
 
 
 def shown_ks(s: RunSummary) -> list[int]:

@@ -56,10 +56,16 @@ def test_resume_adopts_the_folders_settings_and_refuses_identity_changes(one_tas
     assert (run_dir / "identity.json").is_file()
 
     # a bare resume (other defaults: all tasks, n=10 without repeat_to_n) continues the folder's run
+    # (issue 34: a finished run's resume starts nothing — no Ray, no W&B run — and says so)
+    summary_before = (run_dir / "summary.json").read_text()
+    wandb_runs = sorted((run_dir / "wandb").glob("offline-run-*"))
     proc = cli(f"resume={run_dir}", f"paths.output_dir={out}", "cluster.num_cpus=2", "sampling.refine_rounds=1")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    meta = json.loads((run_dir / "summary.json").read_text())["meta"]
-    assert meta["generated"] == 0 and meta["judged_now"] == 0 and meta["identity"]["sampling"]["n"] == 3
+    assert "is finished: 3 samples judged, 1 round(s); nothing to do" in proc.stdout, proc.stdout[-2000:]
+    assert "ibench model=" not in proc.stdout and sorted((run_dir / "wandb").glob("offline-run-*")) == wandb_runs
+    assert (run_dir / "summary.json").read_text() == summary_before
+    meta = json.loads(summary_before)["meta"]
+    assert meta["identity"]["sampling"]["n"] == 3
     assert meta["tasks_dir"] == str(one_task)
     assert "resume: the settings of" in proc.stderr
     assert sorted(p.name for p in (out / "runs" / "reference" / "interactbench").iterdir()) == [run_dir.name]

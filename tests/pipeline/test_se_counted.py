@@ -42,7 +42,7 @@ def test_one_honest_and_three_se_samples_is_pass_at_1_a_quarter(tmp_path):
     assert "excluded" not in printed
 
     files = write_files(s, tmp_path, plots=False)
-    assert files["failures_csv"].read_text().strip().splitlines()[-1] == "SE,3,"
+    assert files["failure_composition_csv"].read_text().strip().splitlines()[-1] == "SE,3,"
     per_task = files["per_task_csv"].read_text().splitlines()
     header = per_task[0].split(",")
     row = dict(zip(header, per_task[1].split(",")))
