@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -45,7 +46,7 @@ def two_nodes(tmp_path_factory):
     """Head ``head`` (1 CPU) and worker ``gpu1`` (1 CPU, 1 declared GPU), via slurm/ray_cluster.sh."""
     job_dir = tmp_path_factory.mktemp("raycluster") / "job"
     temp_dir = Path(tempfile.mkdtemp(prefix="ibr-", dir="/tmp"))  # short: Ray's socket paths < 108 bytes
-    env = {**os.environ, **node_env()}
+    env = {**os.environ, **node_env(), "PYTHON": sys.executable}  # the nodes' Ray = this test's (versions match)
     env.pop("RAY_ADDRESS", None)
     cmd = ["bash", str(REPO / "slurm" / "ray_cluster.sh"), "up", "--launcher", "local", "--nodes", "head,gpu1",
            "--job-dir", str(job_dir), "--temp-dir", str(temp_dir), "--cpus", "1", "--head-gpus", "0", "--gpus", "2",
