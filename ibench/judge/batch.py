@@ -200,7 +200,7 @@ class BatchGrader:
                        wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
                        nproc=self.settings.max_processes + solver.runtime_threads,
                        fsize_kb=self.settings.output_limit_mb * 1024,
-                       binds=list(solver.binds), host_libs=solver.host_libs,
+                       binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
                        address_space_kb=solver.address_space_kb(lim.mem_kb)),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)

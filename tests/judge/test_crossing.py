@@ -90,7 +90,7 @@ static void consume_ipc() {
 }"""
 
 # Memory outside every process: SysV segments kept attached-then-detached, xattrs on /tmp files,
-# and many empty files (inodes).
+# many empty files (inodes), and data queued in a socket pair.
 UNCOUNTED = r"""
 #include <sys/ipc.h>
 #include <sys/shm.h>
@@ -118,6 +118,14 @@ static void hoard() {
         files++;
     }
     report("inodes", files >= 20000, std::to_string(files) + " files");
+    int sv[2];
+    long queued = 0;
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0) {
+        fcntl(sv[1], F_SETFL, O_NONBLOCK);
+        std::string b(65536, 'b');
+        for (ssize_t n; (n = write(sv[1], b.data(), b.size())) > 0;) queued += n;
+    }
+    report("socket-buffers", queued > 0, std::to_string(queued >> 10) + " KB queued");
 }"""
 
 

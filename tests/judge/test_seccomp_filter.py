@@ -1,7 +1,7 @@
 """The solver's seccomp filter, rule by rule: the supervisor's own filter builder (a search tree
 over the syscall numbers) run through a small classic-BPF interpreter for every syscall number,
 and each answer checked against what docs/JUDGE.md promises: the denied calls EPERM, clone3
-ENOSYS, clone with a namespace flag EPERM, socket other than AF_UNIX EACCES, fcntl(F_SETPIPE_SZ)
+ENOSYS, clone with a namespace flag EPERM, socket of any domain EACCES and socketpair EPERM (without --sockets), fcntl(F_SETPIPE_SZ)
 EPERM, x32 numbers EPERM, another architecture killed, everything else allowed. The box tests
 run the same filter in the kernel; this one reaches every number, including those no probe calls."""
 
@@ -56,7 +56,7 @@ int main(void) {
     unsigned n = build_seccomp(f);
     printf("insns %u\n", n);
     for (size_t i = 0; i < sizeof DENIED / sizeof DENIED[0]; i++) printf("denied %d\n", DENIED[i]);
-    printf("special %d %d %d %d\n", __NR_clone, __NR_socket, __NR_fcntl,
+    printf("special %d %d %d %d %d\n", __NR_clone, __NR_socket, __NR_fcntl, __NR_socketpair,
 #ifdef __NR_clone3
            __NR_clone3
 #else
@@ -106,7 +106,7 @@ def answers(tmp_path_factory) -> dict:
         elif parts[0] == "denied":
             result["denied"].add(int(parts[1]))
         elif parts[0] == "special":
-            result["clone"], result["socket"], result["fcntl"], result["clone3"] = map(int, parts[1:])
+            result["clone"], result["socket"], result["fcntl"], result["socketpair"], result["clone3"] = map(int, parts[1:])
         else:
             result["rows"].append((parts[0], int(parts[1]), int(parts[2]), int(parts[3]), int(parts[4]), int(parts[5])))
     return result
@@ -122,7 +122,9 @@ def expected(a: dict, kind: str, nr: int, a0: int, a1: int) -> int:
     if nr == a["clone"]:
         return RET_ERRNO | EPERM if a0 & NS_FLAGS else RET_ALLOW
     if nr == a["socket"]:
-        return RET_ALLOW if a0 == AF_UNIX else RET_ERRNO | EACCES
+        return RET_ERRNO | EACCES  # no socket of any domain (AF_UNIX buffers: uncounted memory)
+    if nr == a["socketpair"]:
+        return RET_ERRNO | EPERM
     if nr == a["fcntl"]:
         return RET_ERRNO | EPERM if a1 == F_SETPIPE_SZ else RET_ALLOW
     return RET_ALLOW

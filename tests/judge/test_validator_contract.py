@@ -289,3 +289,36 @@ def test_interactor_that_breaks_the_contract_is_a_judge_error(tmp_path, judge, b
     write(root / "cases" / "001.ans", "1\n")
     result = judge.judge(load_task(root), guesser())
     assert result.verdict is Verdict.SE and shown in result.message, result.message
+
+
+def test_default_validator_vectorised_path_agrees_with_the_rule():
+    """Over a thousand tokens numpy compares the numbers; its first difference must be the one
+    the token-by-token rule finds, on a mix of integers, floats, words and near misses."""
+    import random
+
+    from ibench.judge import default_validator as dv
+
+    rng = random.Random(7)
+    decided = 0
+    for trial in range(40):
+        want, got = [], []
+        for _ in range(1500):
+            kind = rng.random()
+            if kind < 0.4:
+                y = rng.uniform(-1e3, 1e3)
+                want.append(f"{y:.9f}".encode())
+                got.append(f"{y + rng.choice([0, 1e-8, 1e-5, -3e-7]):.{rng.choice([7, 9, 12])}g}".encode())
+            elif kind < 0.6:
+                n = rng.randint(-50, 50)
+                want.append(str(n).encode())
+                got.append(rng.choice([str(n), f"{n}.0", str(n)]).encode())
+            else:
+                word = rng.choice(["yes", "No", "IMPOSSIBLE"] + (["a.b", "1_0.5", "e"] if trial % 2 else []))
+                want.append(word.encode())
+                got.append(rng.choice([word, word.lower(), word.upper()]).encode())
+        flags = dv.parse_flags(rng.choice([["float_tolerance", "1e-6"], ["float_absolute_tolerance", "1e-4"],
+                                            ["float_relative_tolerance", "1e-9", "case_sensitive"]]))
+        reference = next((i for i in range(len(want)) if got[i] != want[i] and not dv._same(got[i], want[i], flags)), None)
+        assert dv._first_difference(got, want, flags) == reference, trial
+        decided += dv._first_difference_numpy(got, want, flags) is not False
+    assert decided >= 10  # numpy decided (no fallback) in many trials: the path is exercised

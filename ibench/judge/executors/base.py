@@ -38,6 +38,7 @@ class Program:
     binds: tuple[tuple[str, str], ...] = ()  # what the box must hold for it to run: (host, inside)
     script_path: str | None = None  # the script as the sandboxed interpreter sees it
     host_libs: bool = True  # its box needs the host's loader and shared libraries (False: statically linked)
+    sockets: bool = False  # its runtime needs AF_UNIX sockets (the JVM)
     # A managed runtime's own needs (the JVM), declared by its executor; 0/None/() for native code:
     runtime_threads: int = 0  # threads the runtime starts itself, added to judge.max_processes
     memory_headroom_kb: int = 0  # the runtime's own memory on top of the task's limit (cgroup and peak cap)
@@ -272,7 +273,8 @@ class CompiledExecutor:
                                         cpu_ms=10000, mem_kb=prog.run_memory_kb(limit_kb), wall_ms=30000,
                                         solver_env=list(prog.env),
                                         nproc=self.settings.max_processes + prog.runtime_threads,
-                                        address_space_kb=prog.address_space_kb(limit_kb), binds=list(prog.binds)),
+                                        address_space_kb=prog.address_space_kb(limit_kb), binds=list(prog.binds),
+                                        host_libs=prog.host_libs, sockets=prog.sockets),
                              solver_stderr=err)
         if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
             raise RuntimeError(f"{does_not_run} ({r.setup_error or r.solver.status_text}): {tail(err, 800).strip()}")

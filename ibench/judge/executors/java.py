@@ -201,7 +201,7 @@ class JavaExecutor(CompiledExecutor):
         return self.boxed_program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), JAR_IN_BOX, self.runtime_binds,
                                   runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
                                   address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER),
-                                  max_stack_kb=MAX_STACK_KB)
+                                  max_stack_kb=MAX_STACK_KB, sockets=True)
 
     def staged(self, key: str, jar: Path, source: str) -> Path:
         return self.program_copy(key, ".jar", jar.read_bytes())
@@ -217,7 +217,7 @@ class JavaExecutor(CompiledExecutor):
                               [*self.runtime_binds, (str(self.helper_dir), HELPER_IN_BOX), *self.sandbox.stage_binds(stage)],
                               stderr_file, argv0=str(self.java), solver_env=["TMPDIR=/tmp"], mem_kb=3 * 1024 * 1024,
                               fsize_kb=256 * 1024, box_kb=256 * 1024, address_space_kb=12 * 1024 * 1024,
-                              export="solution.jar", out=out)
+                              export="solution.jar", out=out, sockets=True)
         message = tail(stderr_file, MESSAGE_TAIL).replace("/Main.java", "Main.java")
         ok = self.exported(report, out)
         why = None if ok else self.box_stop(report, message)

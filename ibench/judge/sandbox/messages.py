@@ -42,6 +42,9 @@ class RunRequest:
     # Bind the host's loader and shared libraries (/lib, /usr/lib, ...): a statically linked
     # solver needs none, and then its box holds no file whose page cache later samples share
     host_libs: bool = True
+    # AF_UNIX sockets allowed (a runtime that needs them: the JVM); otherwise none (their buffers
+    # are memory no limit counts without a memory cgroup)
+    sockets: bool = False
     export: str | None = None  # a file of the solver's working dir to hand back (a compiler's output)
     export_to: Path | None = None  # where the judge receives it; must not exist yet
     box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)

@@ -225,6 +225,8 @@ class Sandbox:
                 [(_abs(h), inside) for h, inside in req.binds]
             for host, inside in dict.fromkeys(binds):
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
+        if req.sockets:
+            args += ["--sockets"]
         if req.export is not None and req.export_to is not None:
             args += ["--export", req.export]
         args += self._slot_args(slot)

@@ -19,7 +19,7 @@
  *   --userns             build the box through an unprivileged user namespace (judge not root)
  *   --uid/--gid          run the solver as an unprivileged user (judge running as root)
  *   --cg-mem/--cg-pids/--cg-cpu   cgroup v1 slot directories (or one v2 dir in --cg-v2)
- *   seccomp (always)     no sockets except AF_UNIX, no ptrace / process_vm_*, no io_uring,
+ *   seccomp (always)     no sockets (AF_UNIX with --sockets), no ptrace / process_vm_*, no io_uring,
  *                        keyrings, bpf, perf, mounts, new namespaces or affinity changes
  *   rlimits (always)     CPU, stack = memory limit, file size, core 0, processes
  * In a box the solver's parent is a small init (PID 1 of the box) that reaps it, hands its wait
@@ -99,6 +99,7 @@ struct options {
     long uid, gid;
     long wall_hard_ms;
     int box, userns, landlock;
+    int sockets;                /* a runtime that needs AF_UNIX sockets (the JVM's socketpair at start) */
     const char *bind_src[MAX_LIST], *bind_dst[MAX_LIST];
     int n_bind;
     const char *workdir;        /* the solver's working dir inside the box */
@@ -362,10 +363,12 @@ static unsigned sc_emit_rule(struct sock_filter *f, unsigned n, enum sc_rule rul
         EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
         EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
         break;
-    case SC_SOCKET:  /* socket(domain, ...): only AF_UNIX */
-        EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
-        EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
-        EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    case SC_SOCKET:  /* socket(domain, ...): only AF_UNIX, and only for a runtime that needs it */
+        if (opt.sockets) {
+            EMIT(BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])));
+            EMIT(BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+            EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+        }
         EMIT(BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES));
         break;
     case SC_FCNTL:  /* fcntl(fd, F_SETPIPE_SZ, ...): a pipe grown to 1 MB is kernel memory outside every limit */
@@ -404,7 +407,7 @@ static unsigned sc_emit_tree(struct sock_filter *f, unsigned n, const struct sc_
 /* The solver's filter; 0 instructions where this architecture has none. */
 static unsigned build_seccomp(struct sock_filter *f) {
 #ifdef IB_AUDIT_ARCH
-    struct sc_entry e[sizeof DENIED / sizeof DENIED[0] + 4];
+    struct sc_entry e[sizeof DENIED / sizeof DENIED[0] + 5];
     int k = 0;
     for (size_t i = 0; i < sizeof DENIED / sizeof DENIED[0]; i++) e[k++] = (struct sc_entry){(unsigned)DENIED[i], SC_EPERM};
 #ifdef __NR_clone3
@@ -412,6 +415,10 @@ static unsigned build_seccomp(struct sock_filter *f) {
 #endif
     e[k++] = (struct sc_entry){__NR_clone, SC_CLONE};
     e[k++] = (struct sc_entry){__NR_socket, SC_SOCKET};
+    /* A socket's buffers are kernel memory that no limit of a box without a memory cgroup counts
+     * (4 processes held 531 MB in socketpairs): no sockets but where a runtime needs them (the
+     * JVM's file channels start from a socketpair; its descriptor limit bounds the rest). */
+    if (!opt.sockets) e[k++] = (struct sc_entry){__NR_socketpair, SC_EPERM};
     e[k++] = (struct sc_entry){__NR_fcntl, SC_FCNTL};
     for (int i = 1; i < k; i++)  /* insertion sort: no allocation before the solver's exec */
         for (int j = i; j > 0 && e[j - 1].nr > e[j].nr; j--) {
@@ -920,7 +927,8 @@ static uint64_t box_key(void) {
     for (int i = 0; i < opt.n_solver_env; i++) h = fnv(h, opt.solver_env[i]);
     h = fnv(h, "--bind");
     for (int i = 0; i < opt.n_bind; i++) { h = fnv(h, opt.bind_src[i]); h = fnv(h, opt.bind_dst[i]); }
-    snprintf(num, sizeof num, "%ld %ld %ld %ld %d", opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns);
+    snprintf(num, sizeof num, "%ld %ld %ld %ld %d %d", opt.uid, opt.gid, opt.box_kb, opt.net_epoch, opt.userns,
+             opt.sockets);
     h = fnv(h, num);
     const char *cgs[] = {opt.cg_mem, opt.cg_pids, opt.cg_cpu, opt.cg_v2};
     for (int i = 0; i < 4; i++) h = fnv(h, cgs[i]);
@@ -1742,6 +1750,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--cg-cpu")) opt.cg_cpu = v;
         else if (ARG("--cg-v2")) opt.cg_v2 = v;
         else if (strcmp(k, "--box") == 0) opt.box = 1;
+        else if (strcmp(k, "--sockets") == 0) opt.sockets = 1;
         else if (strcmp(k, "--landlock") == 0) opt.landlock = 1;
         else if (strcmp(k, "--userns") == 0) opt.box = opt.userns = 1;
         else usage();
