@@ -64,3 +64,14 @@ def test_the_command_writes_the_table_and_the_figure(tmp_path):
     assert [(r["fraction"], r["pass@1"]) for r in rows] == [("0.5", "0.25"), ("1.0", "0.5")]
     assert (out / "timelimit.png").stat().st_size > 0 and (out / "timelimit.pdf").stat().st_size > 0
     assert main(["timelimit", str(tmp_path), "--fractions", "0,1"]) == 2  # a fraction outside (0, 1]
+
+
+def test_the_tables_and_figures_go_to_a_wandb_run_of_their_own(tmp_path):
+    from ibench.results.wandb_sink import read_offline_run
+
+    out = tmp_path / "out"
+    assert main(["timelimit", f"{FIXTURES}/default", "--out", str(out), "--wandb", "offline"]) == 0
+    (run,) = list((out / "wandb").glob("offline-run-*"))
+    (logged,) = read_offline_run(run)["history"]
+    assert logged["analyses/timelimit/_type"] == "table-file" and logged["analyses/timelimit/nrows"] == 4
+    assert logged["analyses/timelimit_tasks/nrows"] == 2 and logged["analyses/timelimit_plot/_type"] == "image-file"

@@ -64,7 +64,40 @@ def analyse(what: str, dirs: Sequence[str | Path], out: str | Path | None = None
     if not files:
         raise AnalysisError(f"nothing to write for {what} from these runs")
     con.print("wrote " + ", ".join(str(p) for p in files.values()), highlight=False, markup=False, soft_wrap=True)
+    if getattr(args, "wandb", "disabled") != "disabled":
+        where = to_wandb(files, args.wandb, out_dir, what)
+        con.print(f"W&B: {where}", highlight=False, markup=False, soft_wrap=True)
     return files
+
+
+def to_wandb(files: dict[str, Path], mode: str, out_dir: Path, what: str) -> str:
+    """Every table written (CSV) as a W&B table and every PNG as an image, under ``analyses/``,
+    in a W&B run of its own (job type ``analysis``, files under ``out_dir``); what happened."""
+    import csv
+
+    from ibench.results.wandb_sink import WandbSink
+
+    sink = WandbSink(mode=mode, job_type="analysis", name=f"analyses-{what}", dir=out_dir)
+    sink.start()
+    if not sink.run:
+        return f"no run started (mode {mode}; wandb missing or refused)"
+    try:
+        import wandb
+
+        payload: dict[str, Any] = {}
+        for key, path in files.items():
+            name = f"analyses/{key.rsplit('_', 1)[0]}"
+            if path.suffix == ".csv":
+                with open(path, newline="") as fh:
+                    rows = list(csv.reader(fh))
+                if rows:
+                    payload[name] = wandb.Table(columns=rows[0], data=rows[1:])
+            elif path.suffix == ".png":
+                payload[f"{name}_plot"] = wandb.Image(str(path))
+        sink.run.log(payload)
+        return f"run {sink.run.id} ({sink.mode}), {len(payload)} item(s)"
+    finally:
+        sink.finish()
 
 
 def parser() -> argparse.ArgumentParser:
@@ -80,6 +113,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--prices", help="cost: a price table (default conf/prices.yaml where it exists)")
     ap.add_argument("--bootstrap", type=int, default=1000, help="seeds: bootstrap resamples over tasks")
     ap.add_argument("--no-figures", action="store_true", help="tables only")
+    ap.add_argument("--wandb", default="disabled", choices=("disabled", "offline", "online", "auto"),
+                    help="also log the tables and figures to a W&B run of their own (default disabled)")
     return ap
 
 
