@@ -91,7 +91,7 @@ def to_wandb(files: dict[str, Path], mode: str, out_dir: Path, what: str) -> str
                 with open(path, newline="") as fh:
                     rows = list(csv.reader(fh))
                 if rows:
-                    payload[name] = wandb.Table(columns=rows[0], data=rows[1:])
+                    payload[name] = wandb.Table(columns=list[str | int](rows[0]), data=rows[1:])
             elif path.suffix == ".png":
                 payload[f"{name}_plot"] = wandb.Image(str(path))
         sink.run.log(payload)
