@@ -131,7 +131,7 @@ def _first_difference_numpy(got: list[bytes], want: list[bytes], flags: Flags) -
     import numpy as np
 
     g, w = np.array(got), np.array(want)
-    floats = (np.char.find(w, b".") >= 0) | (np.char.find(w, b"e") >= 0) | (np.char.find(w, b"E") >= 0)
+    floats = np.fromiter(map(_is_float_token, want), dtype=bool, count=len(want))
     ok = np.ones(len(got), dtype=bool)
     idx = np.flatnonzero(floats)
     if len(idx):
