@@ -179,3 +179,54 @@ def test_memory_no_limit_counts_cannot_be_taken(rows):
     leaked = [line for t in r["uncounted.cpp"]["stderr"] for line in t.splitlines() if line.startswith("LEAK")]
     assert not leaked, (mode, leaked)
     assert r["honest.cpp"]["verdict"] == "OK", (mode, r["honest.cpp"])
+
+
+# A "Python" sample that tries to run native code: ctypes, a compiler or shell of the host, an
+# ELF it wrote itself (run directly and through the loader); then it plays honestly.
+PY_NATIVE = r'''
+import os, shutil, sys
+def report(name, leaked, detail=""):
+    sys.stderr.write(("LEAK " if leaked else "held ") + name + " " + detail + "\n")
+try:
+    import ctypes
+    report("ctypes", True)
+except Exception as e:
+    report("ctypes", False, type(e).__name__)
+for tool in ("gcc", "cc", "g++", "as", "ld", "sh", "bash"):
+    report("tool-" + tool, any(os.path.exists(d + "/" + tool) for d in ("/usr/bin", "/bin", "/usr/local/bin")))
+data = open(sys.executable, "rb").read()
+for where in ("/tmp/x", "x"):
+    try:
+        with open(where, "wb") as f:
+            f.write(data)
+        os.chmod(where, 0o755)
+        report("exec-own-elf " + where, os.spawnv(os.P_WAIT, where, [where, "-c", "pass"]) == 0)
+    except OSError as e:
+        report("exec-own-elf " + where, False, type(e).__name__)
+    for loader in ("/lib64/ld-linux-x86-64.so.2", "/lib/ld-linux-aarch64.so.1"):
+        if os.path.exists(loader):
+            try:
+                report("loader-own-elf " + where, os.spawnv(os.P_WAIT, loader, [loader, where, "-c", "pass"]) == 0)
+            except OSError as e:
+                report("loader-own-elf " + where, False, type(e).__name__)
+lo, hi = 1, 1000
+while lo < hi:
+    m = (lo + hi) // 2
+    print("?", m, flush=True)
+    r = input().strip()
+    if r == "=":
+        lo = hi = m
+    elif r == "<":
+        lo = m + 1
+    else:
+        hi = m - 1
+print("!", lo, flush=True)
+'''
+
+
+@pytest.mark.parametrize("mode", ["root", "userns"])
+def test_a_python_sample_runs_only_python(mode, task, tmp_path):
+    r = run_mode(mode, task, {"native.py": PY_NATIVE}, {"non_adaptive_cases": 1}, tmp_path)["native.py"]
+    lines = [line for t in r["stderr"] for line in t.splitlines() if line.startswith(("LEAK", "held"))]
+    assert len(lines) >= 10 and not [line for line in lines if line.startswith("LEAK")], (mode, lines)
+    assert r["verdict"] == "OK", (mode, r)

@@ -30,9 +30,9 @@ while lo < hi:
     if r == "=":
         lo = hi = m
     elif r == "<":
-        hi = m - 1
-    else:
         lo = m + 1
+    else:
+        hi = m - 1
 print(f"! {lo}")
 """
 
