@@ -2,7 +2,7 @@
 exact CPU times the judge stored per case — nothing is judged again.
 
 At fraction f a sample counts as accepted when it was accepted at the task's limit and its
-slowest case used at most ``f × cpu_time_limit_ms × the language's time factor`` (SPEC §4) of
+slowest case used at most ``f × cpu_time_limit_ms × its language's time factor`` (SPEC §4) of
 CPU. A sample that failed at 1.0 fails at every fraction: a tighter limit never turns a wrong
 answer right (a TLE at 1.0 stays one). The limit is the task card's (``meta.json``
 ``cpu_time_limit_ms``), read from the tasks folder the run recorded or ``--tasks``.
@@ -24,10 +24,9 @@ FRACTIONS = (0.25, 0.5, 0.75, 1.0)
 
 
 def limits_ms(run: Run) -> dict[str, float]:
-    """The effective CPU limit of each task the card tells (the card's limit × the language's
-    factor, per sample's language; the run's language here)."""
-    factor = time_factor(run.log.identity.language)
-    return {tid: float(card["cpu_time_limit_ms"]) * factor for tid, card in run.cards.items()
+    """Each task's CPU limit as its card tells it (``cpu_time_limit_ms``, before the language's
+    factor); tasks without a card are absent."""
+    return {tid: float(card["cpu_time_limit_ms"]) for tid, card in run.cards.items()
             if card.get("cpu_time_limit_ms") is not None}
 
 
@@ -43,7 +42,10 @@ def timelimit_rows(run: Run, fractions: Sequence[float] = FRACTIONS) -> tuple[li
         raise AnalysisError(f"{run.log.run_dir}: no task card with a cpu_time_limit_ms (tasks folder "
                             f"{run.tasks_dir or (run.log.summary.get('meta') or {}).get('tasks_dir')!r}; "
                             "give it with --tasks)")
-    df = df.with_columns(pl.col("task_id").replace_strict(limits, return_dtype=pl.Float64).alias("limit_ms"))
+    factors = {lang: time_factor(lang) for lang in df["language"].fill_null(run.log.identity.language).unique()}
+    df = df.with_columns((pl.col("task_id").replace_strict(limits, return_dtype=pl.Float64)
+                          * pl.col("language").fill_null(run.log.identity.language)
+                          .replace_strict(factors, return_dtype=pl.Float64)).alias("limit_ms"))
     rows = []
     for f in sorted(fractions):
         passed = df.with_columns(
@@ -58,7 +60,7 @@ def timelimit_rows(run: Run, fractions: Sequence[float] = FRACTIONS) -> tuple[li
     for tid, g in df.group_by("task_id", maintain_order=True):
         ok = g.filter(pl.col("ok"))
         slow = ok["max_cpu_ms"].max() if ok.height else None
-        limit = float(g["limit_ms"][0])
+        limit = float(g["limit_ms"].max())  # type: ignore[arg-type]
         task_rows.append({"run": run.label, "task_id": tid[0], "limit_ms": limit, "accepted": ok.height,
                           "samples": g.height, "slowest_accepted_ms": slow,
                           "share_of_limit": None if slow is None else float(slow) / limit})  # type: ignore[arg-type]
