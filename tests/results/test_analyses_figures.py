@@ -26,7 +26,7 @@ def test_every_analysis_figure_is_clean(tmp_path, monkeypatch):
         return original(self, fname, *args, **kwargs)
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", savefig)
-    budget_sweep(tmp_path / "runs" / "budget", n=2)
+    budget_sweep(tmp_path / "runs" / "budget", budgets=(1024, 16384), n=2)
     seed_sweep(tmp_path / "runs" / "seeds", n=1)
     out = tmp_path / "out"
     assert main(["all", str(tmp_path / "runs"), "--out", str(out), "--bootstrap", "100"]) == 0
