@@ -1,4 +1,5 @@
 """`python -m ibench.serve [serve=NAME] [serve.key=value ...]`: the judge as a Ray Serve service.
+`python -m ibench.serve --openapi` prints the API's OpenAPI schema (no Ray started).
 
 Composes ``conf/serve/<NAME>.yaml`` (default: ``default``; ``serve.judge`` is the evaluation's
 ``judge/default``), checks it (exit 2 with every problem), starts or joins Ray
@@ -45,6 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__)
+        return 0
+    if "--openapi" in argv:  # the API's OpenAPI schema, without Ray
+        import json
+
+        from .app import api
+
+        print(json.dumps(api.openapi(), indent=1))
         return 0
     try:
         settings = compose(argv)

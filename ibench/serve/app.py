@@ -40,8 +40,12 @@ class _Guard:
 @api.middleware("http")
 async def _guard(request: Request, call_next):
     if request.url.path not in OPEN_PATHS and _Guard.token is not None:
-        got = request.headers.get("authorization", "")
-        if not (got.startswith("Bearer ") and hmac.compare_digest(got[7:].encode(), _Guard.token.encode())):
+        header = request.headers.get("authorization", "")
+        got = header[7:] if header.startswith("Bearer ") else None
+        if got is None and request.url.path == "/run_code":
+            # verl's sandbox_fusion client sends no header: its URL may carry the token instead
+            got = request.query_params.get("token")
+        if got is None or not hmac.compare_digest(got.encode(), _Guard.token.encode()):
             return JSONResponse({"detail": "a bearer token is required (Authorization: Bearer <serve.token>)"},
                                 status_code=401, headers={"WWW-Authenticate": "Bearer"})
     if request.method == "POST":
