@@ -75,3 +75,17 @@ def test_the_tables_and_figures_go_to_a_wandb_run_of_their_own(tmp_path):
     (logged,) = read_offline_run(run)["history"]
     assert logged["analyses/timelimit/_type"] == "table-file" and logged["analyses/timelimit/nrows"] == 4
     assert logged["analyses/timelimit_tasks/nrows"] == 2 and logged["analyses/timelimit_plot/_type"] == "image-file"
+
+
+def test_python_m_ibench_results_dispatches_the_new_commands(tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, "-m", "ibench.results", "analyse", "timelimit", f"{FIXTURES}/default",
+                           "--out", str(out), "--no-figures"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (out / "timelimit.csv").is_file() and not (out / "timelimit.png").exists()
+    for cmd in (["rejudge", "--times", "0", f"{FIXTURES}/default"], ["familiarity", f"{FIXTURES}/default"]):
+        done = subprocess.run([sys.executable, "-m", "ibench.results", *cmd], capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2 and done.stderr.startswith("error: "), (cmd, done.stderr)
