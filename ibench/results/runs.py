@@ -290,9 +290,11 @@ def _plot(labels: list[str], rows: list[dict[str, Any]], path: Path, pct: int) -
 
 # -- sample -------------------------------------------------------------------------------------------
 def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | None = None,
-           tail_chars: int = 600, round_: int | None = None) -> dict[str, Any]:
+           tail_chars: int = 600, round_: int | None = None, full: bool = False) -> dict[str, Any]:
     """Print one sample of a run — with refinement rounds, round ``round_`` of it (default: its
-    last); returns what was printed as a dict (tests, scripting)."""
+    last): verdict, code, compiler message, cases, the reasoning, the answer and the failing
+    case's exchange turn by turn (:mod:`ibench.results.sample_view`); returns what was printed
+    as a dict (tests, scripting)."""
     from rich.syntax import Syntax
 
     import polars as pl
@@ -364,8 +366,11 @@ def sample(run_dir: str | Path, task: str, index: int = 0, console: Console | No
                 if text or key != "solver_stderr_tail":
                     console.print(f"[bold]case {escape(row['case'])} {title}[/bold] (last {len(text)} chars):")
                     console.print(text or "(empty)", markup=False, highlight=False)
+    from ibench.results.sample_view import print_extras
+
+    extras = print_extras(console, srow, cases, chars=0 if full else 1500)
     return {"task": task, "index": index, "verdict": verdict, "code": srow["code"], "compile": compile_info,
-            "cases": cases.to_dicts() if cases.height else []}
+            "cases": cases.to_dicts() if cases.height else [], **extras}
 
 
 # -- CLI ----------------------------------------------------------------------------------------------
@@ -380,12 +385,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", help="output folder (default: <common folder>/compare_report)")
     p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples (default 1000)")
     p.add_argument("--confidence", type=float, default=0.95)
-    p = sub.add_parser("sample", help="one sample: verdict, code, compiler message, cases, transcript tails")
+    p = sub.add_parser("sample", help="one sample: verdict, code, compiler message, cases, reasoning, answer, the "
+                                      "exchange turn by turn; without TASK (or --list): the samples by verdict")
     p.add_argument("run", help="a run folder")
-    p.add_argument("task", help="task id")
+    p.add_argument("task", nargs="?", help="task id (none: list the run's samples)")
     p.add_argument("index", nargs="?", type=int, default=0, help="sample index (default 0)")
     p.add_argument("--round", type=int, default=None, dest="round_",
                    help="refinement round of the sample (default: its last)")
+    p.add_argument("--list", action="store_true", help="list the run's samples (with --verdict: of that verdict)")
+    p.add_argument("--verdict", help="with --list: only samples of this verdict (WA, PE, ...; fail: all but OK)")
+    p.add_argument("--full", action="store_true", help="the whole reasoning and answer (default: their last 1500 chars)")
     sub.add_parser("sweep", help="pass@k against a swept setting (python -m ibench.results sweep -h)", add_help=False)
     sub.add_parser("study", help="the paper's studies: time splits, language x prompt, few-shot/refinement "
                                  "(python -m ibench.results study -h)", add_help=False)
@@ -419,7 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ReportError("compare needs at least two runs")
             compare(args.runs, args.out, args.bootstrap, args.confidence)
         elif args.cmd == "sample":
-            sample(args.run, args.task, args.index, round_=args.round_)
+            if args.list or args.task is None:
+                from ibench.results.sample_view import list_samples
+
+                list_samples(args.run, args.verdict, _console())
+            else:
+                sample(args.run, args.task, args.index, round_=args.round_, full=args.full)
     except ReportError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -185,11 +185,38 @@ def _normalise_filter(values: Iterable[str] | None, allowed: tuple[str, ...], wh
     return out
 
 
+# The task card's fields (SPEC §2, docs/TASKS.md): read by the loader, the judge or the probe.
+CARD_KEYS = ("problem_id", "title", "kind", "interactor_mode", "cpu_time_limit_ms", "memory_limit_mb", "difficulty",
+             "categorization", "cate", "source", "date", "multi_test", "budget_reply", "hidden_input_format",
+             "probe", "contract", "validator_flags", "interactor_cpu_ms", "case_pools")
+# Fields importers record for people (never read): kept without a word.
+CARD_NOTES = ("algorithms", "max_score", "difficulty_defaulted", "difficulty_score", "ioi_eval_type", "case_names",
+              "tags", "url", "notes", "origin", "author", "authors", "license")
+
+
+def check_card_keys(root: Path, raw: dict, c: Collector) -> None:
+    """A task card's unknown field: an error where it is a near miss of a known one (did you
+    mean; ``memory_limt_mb`` would otherwise be ignored and the default limit apply), else a
+    warning that it is ignored."""
+    import difflib
+
+    path = root / "meta.json"
+    for key in raw if isinstance(raw, dict) else ():
+        if key in CARD_KEYS or key in CARD_NOTES:
+            continue
+        near = difflib.get_close_matches(str(key), CARD_KEYS, n=1, cutoff=0.8)
+        if near:
+            c.error(path, str(key), f"unknown field; did you mean {near[0]!r}?")
+        else:
+            c.warn(path, str(key), f"unknown field, ignored (task card fields: {', '.join(CARD_KEYS)})")
+
+
 def _build(root: Path, c: Collector) -> Task | None:
     if not root.is_dir():
         c.error(root, "", "not a folder; expected a task folder (SPEC §2)")
         return None
     meta = check_meta(root, c)
+    check_card_keys(root, meta.raw, c)
     check_statement(root, c)
 
     # With a broken task card, still check the layout the folder evidently has.

@@ -129,6 +129,12 @@ static string read_token() {
     return ouf.readToken();
 }
 
+// After the final answer the solver's output must end: anything more (a second answer, a stray
+// query) is a protocol violation (PE), never accepted. Blocks until the solver exits.
+static void expect_end() {
+    if (!ouf.seekEof()) finish(_pe, format("output after the final answer: \\"%s\\"", ouf.readToken().c_str()));
+}
+
 // Reads an integer in [lo, hi]; anything else is a protocol violation, logged via finish().
 static long long read_number(long long lo, long long hi, const char* what) {
     string token = read_token();
@@ -185,6 +191,7 @@ int main(int argc, char* argv[]) {
         } else if (command == "!") {
             long long answer = read_number(1, n, "the answer");
             if (answer != x) finish(_wa, format("answered %lld, the hidden number is %lld", answer, x));
+            expect_end();
             finish(_ok, format("found %lld with %lld queries", x, queries));
         } else {
             finish(_pe, format("expected \\"?\\" or \\"!\\", found \\"%s\\"", command.c_str()));
@@ -229,6 +236,7 @@ int main(int argc, char* argv[]) {
                 long long other = answer != lo ? lo : hi;  // a number the replies still allow
                 finish(_wa, format("answered %lld, but %lld is consistent with the replies", answer, other));
             }
+            expect_end();
             finish(_ok, format("found %lld with %lld queries", answer, queries));
         } else {
             finish(_pe, format("expected \\"?\\" or \\"!\\", found \\"%s\\"", command.c_str()));
