@@ -154,7 +154,7 @@ def _run_tools(job: ToolsJob, settings: "JudgeSettings") -> list[Row]:
         rel = str(source.relative_to(task.root))
         try:
             binaries[source] = judge.compile_tool(task, source)
-            rows.append(Row(f"compile {rel}", "compiles", "compiles", True))
+            rows.append(Row(f"compile {rel}", "compiles", "compiles", True, detail=_budget(task, source, settings)))
         except Exception as e:  # the judge's compile error carries the diagnostics
             rows.append(Row(f"compile {rel}", "compiles", "CE", False, detail=_short(str(e))))
 
@@ -174,6 +174,16 @@ def _run_tools(job: ToolsJob, settings: "JudgeSettings") -> list[Row]:
     if len(failures) > MAX_CASE_ROWS:
         rows.append(Row(f"... {len(failures) - MAX_CASE_ROWS} more cases", "identical", "differ", False))
     return rows
+
+
+def _budget(task: Task, source: Path, settings: "JudgeSettings") -> str:
+    """The judge program's own CPU budget, recorded with the build (interactors; ICPC validators)."""
+    if source not in task.interactors.values() and not (task.contract == "icpc" and source == task.checker):
+        return ""
+    ms = max(settings.interactor_cpu_s * 1000, task.interactor_cpu_ms or 0)
+    where = "the task card's interactor_cpu_ms" if (task.interactor_cpu_ms or 0) >= settings.interactor_cpu_s * 1000 \
+        else "judge.interactor_cpu_s"
+    return f"own CPU budget {ms:.0f} ms ({where})"
 
 
 def _regenerate(gen: Path, recipe: CaseRecipe, case: Case) -> Row | None:

@@ -223,6 +223,7 @@ def test_validate_measures_agreement(imported, capsys):
     assert got[("guessgroups", "partially_accepted-linear.py")] == ("WA", "1")
     matrix = {r["tag"]: r for r in csv.DictReader(open(imported / "_validate" / "confusion.csv"))}
     assert matrix["wrong_answer"]["OK"] == "1" and matrix["accepted"]["OK"] == "7"
+    assert "own CPU budget 30000 ms (the task card's interactor_cpu_ms)" in out  # guess: limits.validation_time
     assert "100 / 100" in out  # the scoring task's accepted submission earns every group
     table = out[out.index("guessgroups"):]
     assert "│ 40 " in table.split("partially_accepted-linear.py")[1].split("\n")[0]  # g1 only, interactive
