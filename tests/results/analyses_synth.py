@@ -40,6 +40,7 @@ class Sample:
     score: float | None = None
     subtask_scores: dict[str, float] = field(default_factory=dict)
     seed: int | None = None
+    case_names: list[str] | None = None  # default 001, 002, ... (the task's own names where a test needs them)
 
 
 def write_run(run_dir: Path, samples: Sequence[Sample], *, model: str = "synth", sampling: dict[str, Any] | None = None,
@@ -57,7 +58,8 @@ def write_run(run_dir: Path, samples: Sequence[Sample], *, model: str = "synth",
                 extract_error="", prompt_tokens=s.prompt_tokens, completion_tokens=s.completion_tokens,
                 reasoning_tokens=s.reasoning_tokens, finish_reason="stop", seed=s.seed, latency_s=s.latency_s,
                 error="", source=s.source, attempts=1, created_at=0.0))
-            cases = [{"case": f"{i + 1:03d}", "verdict": "OK" if s.verdict == "OK" or i < len(s.cpu_ms) - 1 else s.verdict,
+            names = s.case_names or [f"{i + 1:03d}" for i in range(len(s.cpu_ms))]
+            cases = [{"case": names[i], "verdict": "OK" if s.verdict == "OK" or i < len(s.cpu_ms) - 1 else s.verdict,
                       "cpu_ms": ms, "wall_ms": ms * 1.2} for i, ms in enumerate(s.cpu_ms)]
             result = {"verdict": s.verdict, "score": s.score, "cases": cases, "subtask_scores": s.subtask_scores,
                       "compile": {"ok": s.verdict != "CE", "ms": 200.0}, "sandbox": "synth", "warnings": [],

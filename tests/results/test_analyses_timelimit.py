@@ -89,3 +89,19 @@ def test_python_m_ibench_results_dispatches_the_new_commands(tmp_path):
     for cmd in (["rejudge", "--times", "0", f"{FIXTURES}/default"], ["familiarity", f"{FIXTURES}/default"]):
         done = subprocess.run([sys.executable, "-m", "ibench.results", *cmd], capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and done.stderr.startswith("error: "), (cmd, done.stderr)
+
+
+def test_on_tasks_with_subtasks_a_subtask_is_lost_when_one_of_its_tests_is_too_slow(tmp_path):
+    # distinct-in-range (limit 1000 ms): subtask 1 (20 points) tests 01-07, 2 (30) 01 02 04 05 08-11, 3 (50) 01-20
+    names = [f"{i:02d}" for i in range(1, 21)]
+    a = [600.0 if n == "15" else 10.0 for n in names]  # accepted; its one slow test is in subtask 3 only
+    b = [300.0 if n == "08" else 10.0 for n in names[:8]]  # TLE, earned 1 and 2; 08 is in subtask 2
+    samples = [Sample("distinct-in-range", 0, "OK", 10, 0.1, a, "int main(){}", score=100.0, case_names=names,
+                      subtask_scores={"1": 20.0, "2": 30.0, "3": 50.0}),
+               Sample("distinct-in-range", 1, "TLE", 10, 0.1, b, "int main(){}", score=50.0, case_names=names[:8],
+                      subtask_scores={"1": 20.0, "2": 30.0, "3": 0.0})]
+    (run,) = open_runs([write_run(tmp_path / "sub", samples)])
+    rows, _ = timelimit_rows(run)
+    got = {r["fraction"]: (r["pass@1"], r["relative_score_subtask_tasks"]) for r in rows}
+    assert got == {0.25: (0.0, pytest.approx(0.35)), 0.5: (0.0, pytest.approx(0.5)),
+                   0.75: (0.5, pytest.approx(0.75)), 1.0: (0.5, pytest.approx(0.75))}

@@ -5,7 +5,9 @@ At fraction f a sample counts as accepted when it was accepted at the task's lim
 slowest case used at most ``f × cpu_time_limit_ms × its language's time factor`` (SPEC §4) of
 CPU. A sample that failed at 1.0 fails at every fraction: a tighter limit never turns a wrong
 answer right (a TLE at 1.0 stays one). The limit is the task card's (``meta.json``
-``cpu_time_limit_ms``), read from the tasks folder the run recorded or ``--tasks``.
+``cpu_time_limit_ms``), read from the tasks folder the run recorded or ``--tasks``. On tasks
+with subtasks the relative score is given too: a subtask earned at the full limit is kept at f
+when every test of it that ran fits, else it earns nothing.
 
 Files: ``timelimit.csv`` (run × fraction: pass@1, samples that lose their pass), ``timelimit_tasks.csv``
 (per run and task: the limit, the slowest accepted case, its share of the limit) and the figure
@@ -46,7 +48,7 @@ def timelimit_rows(run: Run, fractions: Sequence[float] = FRACTIONS) -> tuple[li
     df = df.with_columns((pl.col("task_id").replace_strict(limits, return_dtype=pl.Float64)
                           * pl.col("language").fill_null(run.log.identity.language)
                           .replace_strict(factors, return_dtype=pl.Float64)).alias("limit_ms"))
-    rows = []
+    rows: list[dict[str, Any]] = []
     for f in sorted(fractions):
         passed = df.with_columns(
             (pl.col("ok") & (pl.col("max_cpu_ms").is_null() | (pl.col("max_cpu_ms") <= f * pl.col("limit_ms"))))
@@ -56,6 +58,9 @@ def timelimit_rows(run: Run, fractions: Sequence[float] = FRACTIONS) -> tuple[li
         rows.append({"run": run.label, "fraction": f, "pass@1": float(per_task["p1"].mean()),  # type: ignore[arg-type]
                      "tasks": per_task.height, "samples": df.height, "accepted": int(passed["p"].sum()),
                      "lost_vs_1.0": lost, "tasks_without_limit": len(missing)})
+    scored = subtask_scores_at(run, df, sorted(fractions))
+    for row in rows:
+        row["relative_score_subtask_tasks"] = scored.get(row["fraction"])
     task_rows = []
     for tid, g in df.group_by("task_id", maintain_order=True):
         ok = g.filter(pl.col("ok"))
@@ -65,6 +70,40 @@ def timelimit_rows(run: Run, fractions: Sequence[float] = FRACTIONS) -> tuple[li
                           "samples": g.height, "slowest_accepted_ms": slow,
                           "share_of_limit": None if slow is None else float(slow) / limit})  # type: ignore[arg-type]
     return rows, task_rows
+
+
+def subtask_scores_at(run: Run, df: pl.DataFrame, fractions: Sequence[float]) -> dict[float, float]:
+    """fraction -> the mean relative score over the tasks with subtasks (each task's mean over
+    its samples): a subtask earned at the task's limit is kept at fraction f when every test of
+    it that ran used at most f × the limit, else it earns nothing. {} without such tasks."""
+    import json
+
+    from ibench.results.analyses.scaling import subtask_order
+
+    orders = {tid: o for tid, card in run.cards.items() if (o := subtask_order(card))}
+    tests = {tid: {str(k): [str(t) for t in (v.get("testcases") or [])] for k, v in (card.get("_subtasks") or {}).items()
+                   if isinstance(v, dict)} for tid, card in run.cards.items() if tid in orders}
+    df = df.filter(pl.col("task_id").is_in(list(orders)))
+    if not df.height:
+        return {}
+    _, v, c = run.log.current()
+    scores = {r["sample_id"]: json.loads(r["result_json"] or "{}").get("subtask_scores") or {}
+              for r in v.filter(pl.col("sample_id").is_in(df["sample_id"].to_list())).iter_rows(named=True)}
+    cpu: dict[str, dict[str, float]] = {}
+    for r in c.filter(pl.col("sample_id").is_in(df["sample_id"].to_list())).iter_rows(named=True):
+        cpu.setdefault(r["sample_id"], {})[str(r["case"])] = float(r["cpu_ms"] or 0.0)
+    out = {}
+    for f in fractions:
+        per_task: dict[str, list[float]] = {}
+        for r in df.iter_rows(named=True):
+            full = sum(sc for _, sc in orders[r["task_id"]])
+            earned = scores.get(r["sample_id"], {})
+            kept = sum(float(earned.get(sid) or 0.0) for sid, _ in orders[r["task_id"]]
+                       if all(cpu.get(r["sample_id"], {}).get(t, 0.0) <= f * r["limit_ms"]
+                              for t in tests[r["task_id"]].get(sid, [])))
+            per_task.setdefault(r["task_id"], []).append(kept / full if full else 0.0)
+        out[f] = sum(sum(x) / len(x) for x in per_task.values()) / len(per_task)
+    return out
 
 
 def plot(rows: list[dict[str, Any]], out_dir: Path) -> list[Path]:
