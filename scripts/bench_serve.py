@@ -135,6 +135,7 @@ def main() -> int:
     ap.add_argument("--replicas", type=int, default=None, help="default: --cpus")
     ap.add_argument("--workloads", default="light,q10")
     ap.add_argument("--chunk", type=int, default=ServeSettings.chunk, help="submissions per replica call")
+    ap.add_argument("--nodes", type=int, default=1, help="Ray nodes on this machine (ray.cluster_utils), the CPUs split")
     args = ap.parse_args()
     replicas = args.replicas or args.cpus
 
@@ -156,10 +157,21 @@ def main() -> int:
                              limits=LimitSettings(max_batch=max(256, args.batch),
                                                   max_pending=max(512, args.batch * args.clients)))
     t_start = time.perf_counter()
-    ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False)
+    cluster = None
+    if args.nodes > 1:  # several raylets on this machine: replicas spread over nodes
+        from ray.cluster_utils import Cluster
+
+        per = args.cpus // args.nodes
+        cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": per, "include_dashboard": False})
+        for _ in range(args.nodes - 1):
+            cluster.add_node(num_cpus=per)
+        ray.init(address=cluster.address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False)
     rows = []
     try:
-        serve.start(http_options={"host": "127.0.0.1", "port": port})
+        # one HTTP proxy (on the head): the nodes share this machine's ports
+        serve.start(proxy_location="HeadOnly", http_options={"host": "127.0.0.1", "port": port})
         serve.run(build_app(settings), name="ibench-bench", route_prefix="/")
         url = f"http://127.0.0.1:{port}"
         print(f"service up in {time.perf_counter() - t_start:.1f} s: {replicas} judge replicas on {args.cpus} CPUs",
@@ -177,7 +189,9 @@ def main() -> int:
     finally:
         serve.shutdown()
         ray.shutdown()
-    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, {replicas} replicas / {args.cpus} CPUs; in-process: "
+        if cluster is not None:
+            cluster.shutdown()
+    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
           f"{replicas} processes, one Judge each")
     print(f"{'workload':<9}{'n':>6}{'service/s':>11}{'in-proc/s':>11}{'ratio':>7}"
           f"{'req p50':>9}{'req p95':>9}{'req p99':>9}{'srv p50':>9}{'srv p99':>9}")
