@@ -102,10 +102,13 @@ def draw_samples(rng: random.Random, skill: float, n: int, budget: int, task_ids
             if subtasks:  # earlier subtasks are easier: each earned with falling probability
                 earned = {sid: (sc if ok or rng.random() < 0.8 - 0.3 * p else 0.0) for p, (sid, sc) in enumerate(subtasks)}
             verdict = "OK" if ok else sol.expected if sol.expected in ("WA", "PE", "QLE", "TLE", "RE") else "WA"
-            cpu = [rng.uniform(0.02, 0.95) * limit for _ in range(3)]
+            names = [c.name for c in task.cases]  # the task's own cases: subtasks name them
+            cpu = [rng.uniform(0.01, 0.3) * limit for _ in names]
+            if rng.random() < 0.5:  # now and then one slow case
+                cpu[rng.randrange(len(cpu))] = rng.uniform(0.3, 0.95) * limit
             tokens = int(budget * rng.uniform(0.3, 1.0))
             out.append(Sample(task_id=tid, index=i, verdict=verdict, completion_tokens=tokens,
-                              reasoning_tokens=int(tokens * 0.8), latency_s=tokens / 900.0, cpu_ms=cpu,
+                              reasoning_tokens=int(tokens * 0.8), latency_s=tokens / 900.0, cpu_ms=cpu, case_names=names,
                               code=sol.path.read_text(), source=sol.path.name,
                               score=sum(earned.values()) if subtasks else None, subtask_scores=earned))
     return out
