@@ -59,6 +59,7 @@ class StudyRun:
     refine_rows: list[dict[str, Any]] = field(default_factory=list)  # per judged sample: task, chain, round, verdict
     variant: str = "interactive"  # interactive | batch (the batch variant, InteractBench C.1)
     other: dict[str, str] = field(default_factory=dict)  # what else the run was made with (n, budget, tasks, ...)
+    settings: dict[str, Any] = field(default_factory=dict)  # its whole config, flattened: a value it did not override
 
     @cached_property
     def refine(self) -> list[dict[str, Any]]:
@@ -114,7 +115,8 @@ class StudyRun:
         return cls(log.run_dir, ident.label, ident.language, ident.prompt, tasks,
                    [int(k) for k in summary.get("ks", [1])],
                    undated=sum(1 for t in tasks.values() if t.get("date") is None),
-                   refine_rows=rows, variant=ident.variant, other=other_settings(ident, tasks))
+                   refine_rows=rows, variant=ident.variant, other=other_settings(ident, tasks),
+                   settings=_settings(log))
 
 
 # Settings a study places runs by (language, prompt, variant, refinement) or that do not change
@@ -140,6 +142,19 @@ def other_settings(ident: RunIdentity, tasks: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def _settings(log: RunLog) -> dict[str, Any]:
+    from ibench.results.sweep import _saved_config, flatten
+
+    return flatten(log.config or _saved_config(log.run_dir))
+
+
+def _value(r: StudyRun, key: str) -> str:
+    """A setting of a run as a label shows it: its override, else its own config's value (a
+    setting it did not override is never a bare "-"), booleans as the command line spells them."""
+    v: Any = r.other[key] if key in r.other else r.settings.get(key, "-")
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
 def distinguish(runs: Sequence[StudyRun]) -> list[str]:
     """Runs of one model that differ in more than language, prompt, variant and refinement (n,
     a budget, the task set, another override) are different cohorts: each run's label gets the
@@ -150,11 +165,13 @@ def distinguish(runs: Sequence[StudyRun]) -> list[str]:
         if len(group) < 2:
             continue
         keys = sorted({k for r in group for k in r.other})
-        vary = [k for k in keys if len({r.other.get(k) for r in group}) > 1]
+        vary = [k for k in keys if len({_value(r, k) for r in group}) > 1]
         if not vary:
             continue
-        for r in group:
-            short = [f"{k.removeprefix('sampling.')}={r.other.get(k, '-')}" for k in vary]
+        lasts = [k.rsplit(".", 1)[-1] for k in vary]
+        shown = [k.rsplit(".", 1)[-1] if lasts.count(k.rsplit(".", 1)[-1]) == 1 else k for k in vary]
+        for r in group:  # each setting by its last name where that is unambiguous (n=3, transcript_bytes=1024)
+            short = [f"{name}={_value(r, k)}" for name, k in zip(shown, vary)]
             r.label = f"{label} [{', '.join(short)}]"
         notes.append(f"{label}: runs differ in {', '.join(vary)}; grouped apart by them")
     return notes

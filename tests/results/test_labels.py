@@ -65,3 +65,12 @@ def test_study_does_not_split_runs_by_an_escape(tmp_path):
     c = _run(tmp_path, "c", ["model.base_url=http://h:8000/v1", "bench.ids=[fx-guess-a]"])
     notes = distinguish([StudyRun.of(RunLog.open(x)) for x in (a, c)])
     assert notes == ["reference: runs differ in bench.ids; grouped apart by them"]
+
+
+def test_a_study_label_shows_a_setting_a_run_did_not_override_by_its_own_value():
+    from ibench.results.study_runs import StudyRun, distinguish
+
+    runs = [StudyRun.of(RunLog.open(FIXTURES / n)) for n in ("default", "repeat_n3_judge")]
+    distinguish(runs)
+    assert runs[0].label == "reference [all_cases=false, transcript_bytes=16384, repeat_to_n=false, n=10]"
+    assert runs[1].label == "reference [all_cases=true, transcript_bytes=1024, repeat_to_n=true, n=3]"
