@@ -21,7 +21,9 @@ cd "$(dirname "$0")/.."
 VENV="${IBENCH_VENV:-.venv}"
 PY="$VENV/bin/python"
 say() { echo "install: $*" >&2; }
-venv_ok() { [ -x "$PY" ] && "$PY" -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)' 2>/dev/null; }
+# a copy of the interpreter, not a link to it: code that resolves sys.executable (the judge's tests
+# running a driver as an unprivileged user, say) must land in the environment, not in /usr/bin
+venv_ok() { [ -x "$PY" ] && [ ! -L "$PY" ] && "$PY" -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)' 2>/dev/null; }
 
 missing=()
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
@@ -41,16 +43,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-# The virtual environment (kept when it works; made again when its interpreter is gone).
+# The virtual environment (kept when it works; made again when its interpreter is gone or a link).
 if ! venv_ok; then
   rm -rf "$VENV"
-  if ! python3 -m venv "$VENV" 2>/dev/null; then
+  if ! python3 -m venv --copies "$VENV" 2>/dev/null; then
     # no ensurepip: PyPI's virtualenv (it carries its own pip), put beside, not into, the system Python
     say "python3 -m venv failed (no ensurepip): using PyPI's virtualenv"
     rm -rf "$VENV"
     tmp="$(mktemp -d)"
     python3 -m pip install -q --target "$tmp" virtualenv
-    PYTHONPATH="$tmp" python3 -m virtualenv -q "$VENV"
+    PYTHONPATH="$tmp" python3 -m virtualenv -q --copies "$VENV"
     rm -rf "$tmp"
   fi
   say "made $VENV ($("$PY" -c 'import sys; print(sys.version.split()[0], sys.base_prefix)'))"
