@@ -187,6 +187,16 @@ def compare_rows(runs: Sequence[RunLog], resamples: int = 1000, confidence: floa
     return labels, rows
 
 
+def task_set_note(runs: Sequence[RunLog], labels: Sequence[str], common: int) -> str | None:
+    """What a comparison on the common tasks left out, per run (None: every run has them all)."""
+    sizes = [len({t["task_id"] for t in r.summary.get("tasks") or []}) for r in runs]
+    extra = [(lab, n - common) for lab, n in zip(labels, sizes) if n > common]
+    if not extra:
+        return None
+    return (f"restricted to the {common} task(s) every run has; left out: "
+            + "; ".join(f"{lab}: {n} more" for lab, n in extra))
+
+
 def _cell(v: Any, signed: bool = False) -> str:
     if v is None:
         return "—"
@@ -227,6 +237,8 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
         name = row["name"] if row["group"] != "overall" else "Overall"
         table.add_row(escape(f"{row['group']}: {name}" if row["group"] != "overall" else name),
                       str(row["n_tasks"]), *cells)
+    note = task_set_note(runs, labels, rows[0]["n_tasks"])
+    table.caption = escape(note) if note else None
     console.print(table)
 
     import csv
@@ -246,7 +258,7 @@ def compare(run_dirs: Sequence[str | Path], out: str | Path | None = None, resam
             diffs.append(_cell(row[k], signed=True) + ci)
         lines.append("| " + " | ".join([row["group"], row["name"], str(row["n_tasks"]),
                                         *[_cell(row[lab]) for lab in labels], *diffs]) + " |")
-    md_path.write_text("\n".join(lines) + "\n")
+    md_path.write_text("\n".join(([f"Note: {note}", ""] if note else []) + lines) + "\n")
     png = _plot(labels, [r for r in rows if r["group"] != "task"], out_dir / "compare.png", pct)
     console.print(f"wrote {png}, {csv_path}, {md_path}", soft_wrap=True)
     return {"png": png, "csv": csv_path, "md": md_path}

@@ -144,3 +144,16 @@ def test_record_of_finds_the_sweep_above_a_job(two_sweeps):
     rec = sweeps.record_of(a / "reference" / "sampling.reasoning_budget=1024")
     assert rec and rec["id"] == "reasoning_budget-aaaa" and rec["swept"] == ["sampling.reasoning_budget"]
     assert sweeps.record_of(FIXTURES / "default") is None
+
+
+def test_compare_over_different_task_sets_says_what_it_left_out(tmp_path):
+    from ibench.results.runs import compare
+
+    a = tmp_path / "a"
+    shutil.copytree(FIXTURES / "default", a)
+    b = _run(tmp_path / "b", 1024, {"fx-guess-a": 0.5})
+    buf = io.StringIO()
+    files = compare([a, b], out=tmp_path / "cmp", console=Console(file=buf, width=200))
+    text = " ".join(buf.getvalue().split())
+    assert "on 1 common task(s)" in text and "restricted to the 1 task(s) every run has; left out:" in text
+    assert files["md"].read_text().startswith("Note: restricted to the 1 task(s) every run has")
