@@ -107,17 +107,24 @@ def subtask_scores_at(run: Run, df: pl.DataFrame, fractions: Sequence[float]) ->
 
 
 def plot(rows: list[dict[str, Any]], out_dir: Path) -> list[Path]:
+    """pass@1 against the fraction, one line per run; a second panel with the relative score on
+    the tasks with subtasks where any run has such tasks."""
     from ibench.results.figstyle import panels, title
 
-    fig, (ax,) = panels(1, panel_size=(6.0, 4.0))
-    for label in dict.fromkeys(r["run"] for r in rows):
-        mine = [r for r in rows if r["run"] == label]
-        ax.plot([r["fraction"] for r in mine], [r["pass@1"] for r in mine], marker="o", label=label)
-    ax.set_xlabel("CPU limit as a fraction of the task's")
-    ax.set_ylabel("pass@1")
-    ax.set_ylim(-0.02, 1.02)
-    title(ax, "Time-limit sensitivity (stored CPU times, no re-judging)")
-    legend(ax)
+    metrics = [("pass@1", "pass@1", "Time-limit sensitivity (stored CPU times, no re-judging)")]
+    if any(r.get("relative_score_subtask_tasks") is not None for r in rows):
+        metrics.append(("relative_score_subtask_tasks", "relative score", "Relative score on the tasks with subtasks"))
+    fig, axes = panels(len(metrics), panel_size=(5.4, 4.0))
+    for ax, (key, ylabel, text) in zip(axes, metrics):
+        for label in dict.fromkeys(r["run"] for r in rows):
+            mine = [r for r in rows if r["run"] == label and r.get(key) is not None]
+            if mine:
+                ax.plot([r["fraction"] for r in mine], [r[key] for r in mine], marker="o", label=label)
+        ax.set_xlabel("CPU limit as a fraction of the task's")
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(-0.02, 1.02)
+        title(ax, text)
+    legend(axes[0])
     return save(fig, out_dir, "timelimit")
 
 
