@@ -165,9 +165,32 @@ def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "
     base.print_config = current.print_config
     notes = [f"resume: the settings of {run_dir} (" + ", ".join(f"{g}={c}" for g, c in choices.items()
                                                             if g in IDENTITY_GROUPS) + ")"]
+    notes += _spec_notes(run_dir)
     if dropped:
         notes.append(f"resume: settings the folder has and this version does not: {', '.join(dropped)} (left out)")
     return base, kept, notes
+
+
+def _spec_notes(run_dir: Any) -> list[str]:
+    """What the folder's spec.json says (ibench.results.runspec): its keys' version must be this
+    ibench's (else nothing stored would be reused: refused), the code that made it is named."""
+    from pathlib import Path
+
+    from ibench.keys import KEY_VERSION
+    from ibench.results import runspec
+
+    try:
+        rec = runspec.read(Path(run_dir))
+    except runspec.SpecError as exc:
+        raise ConfigError(f"invalid settings:\n  resume: {exc}") from None
+    if rec is None:
+        return []
+    if rec.get("key_version") not in (None, KEY_VERSION):
+        raise ConfigError(f"invalid settings:\n  resume: {run_dir} was keyed with key version {rec['key_version']}; this "
+                          f"ibench computes version {KEY_VERSION}, so nothing stored would be reused: start a new run")
+    keys = rec.get("keys") or {}
+    return [f"resume: its spec.json: {len(rec.get('tasks') or [])} task(s), gen key {keys.get('gen_key', '?')}, "
+            f"made by {rec.get('code_version') or 'unknown code'}"]
 
 
 def finished(run_dir: Any, cfg: DictConfig, overrides: Any = ()) -> str | None:

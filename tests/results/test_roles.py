@@ -152,3 +152,19 @@ def test_resume_accepts_an_execution_change_and_refuses_a_measured_one(vllm_serv
     measured_part = text.split("A resume may change")[0]
     assert "flush_rows" not in measured_part
     assert "pipeline.*" in text and "model.timeout_s" in text and "sampling.refine_rounds" in text
+
+
+def test_resume_reads_the_folders_spec_and_refuses_other_keys(vllm_server_run):
+    import json
+
+    from ibench.preflight import ConfigError
+    from ibench.results import runspec
+
+    record = {"file_version": runspec.FILE_VERSION, "key_version": keys.KEY_VERSION, "keys": {"gen_key": "g1"},
+              "tasks": [{"id": "t", "fingerprint": "f"}], "code_version": "v0.1-test"}
+    (vllm_server_run / "spec.json").write_text(json.dumps(record))
+    _, _, notes = _adopt(vllm_server_run, [])
+    assert "resume: its spec.json: 1 task(s), gen key g1, made by v0.1-test" in notes
+    (vllm_server_run / "spec.json").write_text(json.dumps({**record, "key_version": keys.KEY_VERSION + 1}))
+    with pytest.raises(ConfigError, match="nothing stored would be reused"):
+        _adopt(vllm_server_run, [])
