@@ -79,11 +79,18 @@ def rejudge(run_dir: str | Path, times: int = 3, tasks_dir: str | Path | None = 
         if not (root / tid).is_dir():
             raise AnalysisError(f"task {tid}: no folder in {root} (the tasks folder the run was made on; give it with "
                                 "--tasks)")
-        tasks[tid] = load_task(root / tid)
+        try:
+            tasks[tid] = load_task(root / tid)
+        except Exception as e:  # noqa: BLE001 - a task folder that no longer loads: say which and why
+            raise AnalysisError(f"task {tid}: {root / tid} does not load ({e})") from None
     if judge is None:
         from ibench.judge import Judge
+        from ibench.judge.judge import IsolationError
 
-        judge = Judge(judge_settings(log))
+        try:
+            judge = Judge(judge_settings(log))
+        except (IsolationError, TypeError, ValueError) as e:  # the run's settings cannot build a judge here
+            raise AnalysisError(f"no judge with {run_dir}'s settings on this host: {e}") from None
     out = []
     for attempt in range(1, times + 1):
         for row in rows.iter_rows(named=True):
