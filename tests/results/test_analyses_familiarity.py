@@ -93,13 +93,19 @@ def test_a_server_without_prompt_log_probabilities_is_a_clear_refusal(mode, says
 
 def test_the_vllm_path_reads_each_prompt_tokens_own_log_probability():
     class LLM:
+        calls: list[int] = []
+
         def generate(self, prompts, params, use_tqdm=False):
+            self.calls.append(len(prompts))
             lp = [None, {7: SimpleNamespace(logprob=-0.5), 9: SimpleNamespace(logprob=-3.0)},
                   {9: SimpleNamespace(logprob=-1.5)}]
-            return [SimpleNamespace(prompt_token_ids=[1, 7, 9], prompt_logprobs=lp)]
+            return [SimpleNamespace(prompt_token_ids=[1, 7, 9], prompt_logprobs=lp) for _ in prompts]
 
-    got = vllm_logprobs(LLM(), sampling_params=object())("abc")
+    llm = LLM()
+    ask = vllm_logprobs(llm, sampling_params=object())
+    got = ask("abc")
     assert got[0] != got[0] and got[1:] == [-0.5, -1.5]  # the first token has no context: NaN
+    assert len(ask.many(["a", "b", "c"])) == 3 and llm.calls == [1, 3]  # many texts: one batch
 
 
 def test_correlations_and_their_intervals():

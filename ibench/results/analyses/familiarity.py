@@ -49,7 +49,10 @@ def texts(run: Run) -> list[tuple[str, str, str]]:
     for tid in sorted(run.frame["task_id"].unique().to_list()):
         if not (root / tid).is_dir():
             continue
-        task = load_task(root / tid)
+        try:
+            task = load_task(root / tid)
+        except Exception as e:  # noqa: BLE001 - a task folder that no longer loads: say which and why
+            raise AnalysisError(f"task {tid}: {root / tid} does not load ({e})") from None
         out.append((tid, "statement", task.statement()))
         for s in task.solutions:
             if s.expected == "OK":
@@ -110,15 +113,20 @@ def vllm_logprobs(llm: Any, sampling_params: Any = None) -> Callable[[str], list
 
         sampling_params = SamplingParams(max_tokens=1, prompt_logprobs=0, temperature=0.0)
 
-    def ask(text: str) -> list[float]:
-        (out,) = llm.generate([text], sampling_params, use_tqdm=False)
+    def read(out: Any) -> list[float]:
         if out.prompt_logprobs is None:
             raise FamiliarityRefused("the vLLM engine returned no prompt_logprobs")
-        values: list[float] = []
-        for tok, entry in zip(out.prompt_token_ids, out.prompt_logprobs):
-            values.append(float("nan") if entry is None else float(entry[tok].logprob))
-        return values
+        return [float("nan") if entry is None else float(entry[tok].logprob)
+                for tok, entry in zip(out.prompt_token_ids, out.prompt_logprobs)]
 
+    def ask(text: str) -> list[float]:
+        (out,) = llm.generate([text], sampling_params, use_tqdm=False)
+        return read(out)
+
+    def ask_all(texts: Sequence[str]) -> list[list[float]]:  # one batch: the engine schedules them together
+        return [read(out) for out in llm.generate(list(texts), sampling_params, use_tqdm=False)]
+
+    ask.many = ask_all  # type: ignore[attr-defined]
     return ask
 
 
@@ -158,10 +166,11 @@ def backend_from_run(run: Run, args: argparse.Namespace) -> tuple[str, Callable[
 
 # -- the study ----------------------------------------------------------------------------------------
 def collect(run: Run, ask: Callable[[str], list[float]], backend: str) -> list[dict[str, Any]]:
-    rows = []
-    for tid, kind, text in texts(run):
-        rows.append({"task_id": tid, "kind": kind, "backend": backend, **measure(ask(text))})
-    return rows
+    """Every text's measures; in one batch where the backend takes one (vLLM)."""
+    items = texts(run)
+    many = getattr(ask, "many", None)
+    values = many([t for _, _, t in items]) if many else [ask(t) for _, _, t in items]
+    return [{"task_id": tid, "kind": kind, "backend": backend, **measure(v)} for (tid, kind, _), v in zip(items, values)]
 
 
 def fisher_ci(r: float, n: int, confidence: float = 0.95) -> tuple[float, float] | None:
