@@ -17,7 +17,7 @@ from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import default_cache_dir, tail
 from .settings import JudgeSettings
-from .validator import interactor_outcome, validator_args
+from .validator import case_fraction, interactor_outcome, validator_args
 from .verdict import Decision, Verdict, decide_interactive, verdict_message
 
 _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
@@ -295,8 +295,9 @@ class InteractiveGrader:
                                oom_markers=solver.oom_markers)
         if d.verdict is Verdict.OK and checker is not None and task.contract != "icpc":
             d = check_interactor_output(checker, case, tout, self.settings.interactor_memory_mb)
-        elif d.verdict is Verdict.OK and icpc_score is not None:  # recorded; groups score by accept/reject
-            d = Decision(d.verdict, f"{d.reason} (score {icpc_score:g})".strip(), d.score)
+        elif d.verdict is Verdict.OK and task.contract == "icpc":  # score.txt: shown, and scored where the task says
+            shown = f"{d.reason} (score {icpc_score:g})".strip() if icpc_score is not None else d.reason
+            d = Decision(d.verdict, shown, case_fraction(task, case.name, icpc_score))
         tr = read_transcript(transcript, self.settings.tail_bytes)
         return CaseResult(
             case=case.name, verdict=d.verdict, cpu_ms=round(r.solver_cpu_ms, 3), wall_ms=round(r.solver.wall_us / 1000, 3),

@@ -114,23 +114,35 @@ def read_feedback(feedback_dir: Path) -> tuple[str, float | None, str]:
     return message, score, note
 
 
+def case_fraction(task, case_name: str, score: float | None) -> float | None:
+    """An accepted case's share of its group's points where the task scores by score.txt
+    (meta.json ``score_txt``: case -> {"max": the group's maximum, "accept": the points of an
+    accept without score.txt}), clamped to [0, 1]; None for other tasks (an accept is 1)."""
+    spec = (task.meta.get("score_txt") or {}).get(case_name) if task is not None else None
+    if spec is None:
+        return None
+    value = score if score is not None else float(spec.get("accept", spec["max"]))
+    return min(1.0, max(0.0, value / float(spec["max"])))
+
+
 def decide_validator(code: int | None, message: str, score: float | None = None, *, who: str = "validator",
-                     timed_out: bool = False) -> Decision:
-    """A validator's exit: 42 accepts, 43 rejects; a timeout, a crash or any other code is SE."""
+                     timed_out: bool = False, fraction: float | None = None) -> Decision:
+    """A validator's exit: 42 accepts (with ``fraction`` of the points where the task scores by
+    score.txt), 43 rejects; a timeout, a crash or any other code is SE."""
     shown = f" (score {score:g})" if score is not None else ""
     if timed_out:
         return Decision(Verdict.SE, f"{who} timed out")
     if code is None or code < 0:
         return Decision(Verdict.SE, f"{who} crashed: {message}")
     if code == ACCEPT:
-        return Decision(Verdict.OK, (message or "accepted") + shown, 1.0)
+        return Decision(Verdict.OK, (message or "accepted") + shown, 1.0 if fraction is None else fraction)
     if code == REJECT:
         return Decision(Verdict.WA, message or "rejected", 0.0)
     return Decision(Verdict.SE, f"{who} exited with code {code}; expected {ACCEPT} (accept) or {REJECT} (reject): {message}")
 
 
 def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple[str, ...], memory_mb: int = 0,
-                         timeout_s: float = VALIDATOR_TIMEOUT_S) -> tuple[Decision, str]:
+                         timeout_s: float = VALIDATOR_TIMEOUT_S, task=None) -> tuple[Decision, str]:
     """A batch case's output judged by a validator: ``program input answer feedback_dir flags < output``."""
     from .batch import _with_address_space_cap
 
@@ -151,7 +163,7 @@ def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple
         message = f"{message} [{note}]".strip()
     code = r.returncode if r.returncode >= 0 else None
     exit_text = f"exit {r.returncode}" if r.returncode >= 0 else f"signal {-r.returncode}"
-    return decide_validator(code, message, score), exit_text
+    return decide_validator(code, message, score, fraction=case_fraction(task, case.name, score)), exit_text
 
 
 # The interactor the supervisor starts for an ICPC validator: it runs the validator and exits
@@ -208,7 +220,7 @@ def judge_batch_output(task, case: "Case", output: Path, program: Path | None, m
     validator under the task's flags (a flag it does not know is the task's fault: SE)."""
     timeout = max(VALIDATOR_TIMEOUT_S, (task.interactor_cpu_ms or 0) / 1000)
     if program is not None:
-        return run_output_validator(program, case, output, task.validator_flags, memory_mb, timeout)
+        return run_output_validator(program, case, output, task.validator_flags, memory_mb, timeout, task)
     from .default_validator import compare, parse_flags
 
     assert case.answer_path is not None

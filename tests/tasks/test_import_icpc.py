@@ -166,11 +166,38 @@ def guess_groups_package(base: Path) -> Path:
     return p
 
 
+POINTS_VALIDATOR = r"""
+#include <cstdio>
+#include <string>
+int main(int argc, char** argv) {
+    double x; if (scanf("%lf", &x) != 1 || x < 0) return 43;
+    std::string fb = argv[3]; FILE* f = fopen((fb + "score.txt").c_str(), "w"); fprintf(f, "%g\n", x); fclose(f);
+    return 42;
+}
+"""
+
+
+def points_package(base: Path) -> Path:
+    """Scoring by the validator's score.txt: g1 (range 0 30) and g2 (range 0 70), min over tests."""
+    p = base / "points"
+    write(p / "problem.yaml", "name: Points\nvalidation: custom score\n")
+    write(p / ".timelimit", "1\n")
+    write(p / "output_validators" / "v" / "validate.cpp", POINTS_VALIDATOR)
+    for group, top, tests in (("g1", 30, ("a", "b")), ("g2", 70, ("c",))):
+        write(p / "data" / "secret" / group / "testdata.yaml", f"range: 0 {top}\naccept_score: {top}\ngrader_flags: min\n")
+        for t in tests:
+            write(p / "data" / "secret" / group / f"{t}.in", f"{top}\n")
+            write(p / "data" / "secret" / group / f"{t}.ans", "\n")
+    write(p / "submissions" / "accepted" / "full.py", "print(input())\n")
+    write(p / "submissions" / "partially_accepted" / "half.py", "print(int(input()) // 2)\n")
+    return p
+
+
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory):
     base = tmp_path_factory.mktemp("packages")
     packages = [divide_package(base), even_package(base), guess_package(base), echo_package(base),
-                guess_groups_package(base)]
+                guess_groups_package(base), points_package(base)]
     write(base / "nothing" / "README", "not a package\n")
     write(base / "answers" / "problem.yaml", "name: Answers\ntype: submit-answer\n")
     out = tmp_path_factory.mktemp("out")
@@ -181,7 +208,7 @@ def imported(tmp_path_factory):
 
 def test_import_layout_and_report(imported):
     report = json.loads((imported / "import_icpc.json").read_text())
-    assert report["counts"]["imported"] == 5
+    assert report["counts"]["imported"] == 6
     assert report["counts"]["rejected"] == 1 and report["counts"]["unsupported (kept for reference)"] == 1
     assert "problem.yaml" in (imported / "_rejected" / "nothing" / "REJECTED.txt").read_text()
     assert "submit-answer" in (imported / "_unsupported" / "answers" / "UNSUPPORTED.txt").read_text()
@@ -208,7 +235,7 @@ def test_validate_measures_agreement(imported, capsys):
     rc = main(["validate", str(imported), "--jobs", "2"])
     out = capsys.readouterr().out
     assert rc == 1  # the one submission filed under the wrong folder
-    assert "agreement: 20 of 21 submissions (95.2%)" in out, out[-3000:]
+    assert "agreement: 22 of 23 submissions (95.7%)" in out, out[-3000:]
     assert "DISAGREE divide/wrong_answer-actually_right.cpp: tag wrong_answer (expects WA|PE), ibench OK" in out
     rows = list(csv.DictReader(open(imported / "_validate" / "agreement.csv")))
     got = {(r["task"], r["solution"]): (r["ibench"], r["agrees"]) for r in rows}
@@ -221,8 +248,12 @@ def test_validate_measures_agreement(imported, capsys):
     assert got[("guess", "run_time_error-exit3.cpp")] == ("RE", "1")
     assert got[("echo", "partially_accepted-small.py")] == ("WA", "1")
     assert got[("guessgroups", "partially_accepted-linear.py")] == ("WA", "1")
+    assert got[("points", "partially_accepted-half.py")] == ("OK", "1")  # accepted everywhere, half the points
+    points = out[out.index("points  "):]
+    assert "100 / 100" in points.split("accepted-full.py")[1].split("\n")[0]
+    assert "│ 50 " in points.split("partially_accepted-half.py")[1].split("\n")[0]  # 15 (g1) + 35 (g2) from score.txt
     matrix = {r["tag"]: r for r in csv.DictReader(open(imported / "_validate" / "confusion.csv"))}
-    assert matrix["wrong_answer"]["OK"] == "1" and matrix["accepted"]["OK"] == "7"
+    assert matrix["wrong_answer"]["OK"] == "1" and matrix["accepted"]["OK"] == "8"
     assert "own CPU budget 30000 ms (the task card's interactor_cpu_ms)" in out  # guess: limits.validation_time
     assert "100 / 100" in out  # the scoring task's accepted submission earns every group
     table = out[out.index("guessgroups"):]

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import Case, InteractorMode, TaskKind
-from .common import Collector, choices, is_int
+from .common import Collector, choices, is_int, is_number
 
 CONTRACTS = ("testlib", "icpc")
 CASE_POOLS = ("spec", "open")
@@ -54,6 +54,15 @@ def check_contract(root: Path, raw: dict, kind: TaskKind | None, mode: Interacto
             c.error(path, "interactor_cpu_ms", f"{cpu!r}; expected a positive integer (the interactor's own CPU budget)")
         else:
             out.interactor_cpu_ms = cpu
+    score_txt = raw.get("score_txt")
+    if score_txt is not None:
+        shape = isinstance(score_txt, dict) and all(
+            isinstance(v, dict) and is_number(v.get("max")) and v["max"] > 0 and is_number(v.get("accept", 0))
+            for v in score_txt.values())
+        if not shape:
+            c.error(path, "score_txt", 'expected {"<case>": {"max": <points, > 0>, "accept": <points>}, ...}')
+        elif out.contract != "icpc":
+            c.error(path, "score_txt", "only for \"contract\": \"icpc\" (score.txt is the ICPC validators' file)")
     pools = raw.get("case_pools", "spec")
     if pools not in CASE_POOLS:
         c.error(path, "case_pools", f"{pools!r}; expected one of {choices(CASE_POOLS)}")

@@ -13,7 +13,8 @@ one task folder (docs/IMPORT.md has the whole mapping):
 - the test order is the package's (``sample`` before ``secret``, paths in lexicographic order);
   sample tests are judged too, as the ICPC tools do;
 - scoring groups become subtasks (``min`` aggregation: the group's ``accept_score`` when every
-  test passes; ``sum`` with ``on_reject: continue``: one subtask per test);
+  test passes; ``sum`` with ``on_reject: continue``: one subtask per test); with a custom
+  validator a group earns its least score.txt (``min-score``, out of the group's ``range``);
 - every submission becomes a known solution with its expected verdict set
   (:mod:`.icpc_package`), ``@EXPECTED_RESULTS@`` honoured.
 """
@@ -154,9 +155,12 @@ def _copy_program(src: Path, dest: Path) -> None:
         raise Unsupported(f"output validator: {e} (ibench builds C++ and Python validators)") from None
 
 
-def _subtasks(data: Path, groups: dict[Path, list[str]], log: ImportLog, task_id: str) -> dict:
-    """subtasks.json of a scoring problem, one entry per test group (see the module's text)."""
+def _subtasks(data: Path, groups: dict[Path, list[str]], by_validator: bool = False) -> tuple[dict, dict]:
+    """subtasks.json of a scoring problem, one entry per test group (see the module's text), and
+    where a custom validator scores (``by_validator``: score.txt) each case's group maximum and
+    the points of an accept without score.txt (meta.json ``score_txt``)."""
     subtasks: dict = {}
+    score_txt: dict = {}
     for folder, names in groups.items():
         rel = folder.relative_to(data)
         gid = safe_name("_".join(rel.parts))
@@ -168,7 +172,14 @@ def _subtasks(data: Path, groups: dict[Path, list[str]], log: ImportLog, task_id
         flags = _words(settings.get("grader_flags"))
         if any(p.is_dir() and any(p.rglob("*.in")) for p in folder.iterdir()) and "min" in flags:
             raise Unsupported(f"group {rel} takes the min over sub-groups; ibench sums subtasks")
-        if "min" in flags or len(names) == 1:
+        if by_validator:  # the group's score is the least score.txt of its tests (min), an accept's being accept_score
+            if "min" not in flags and len(names) > 1:
+                raise Unsupported(f"group {rel} sums the scores its validator writes; ibench takes a group's least")
+            bounds = str(settings.get("range", "")).split()
+            top = float(bounds[1]) if len(bounds) == 2 else score
+            subtasks[gid] = {"score": top, "testcases": names, "grading": "min-score"}
+            score_txt.update({n: {"max": top, "accept": score} for n in names})
+        elif "min" in flags or len(names) == 1:
             subtasks[gid] = {"score": score, "testcases": names}
         elif settings.get("on_reject") == "continue":
             for name in names:
@@ -176,7 +187,7 @@ def _subtasks(data: Path, groups: dict[Path, list[str]], log: ImportLog, task_id
         else:
             raise Unsupported(f"group {rel} sums its tests' scores but stops at the first rejection "
                               "(on_reject: break); ibench's subtasks do not model that")
-    return subtasks
+    return subtasks, score_txt
 
 
 def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time_limit_ms: int = DEFAULT_TIME_LIMIT_MS,
@@ -238,12 +249,15 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
         groups.setdefault(folder, []).append(name)
 
     full_score = None
+    extra_score: dict = {}
     if scoring:
-        subtasks = _subtasks(data, groups, log, task_id)
+        subtasks, score_txt = _subtasks(data, groups, by_validator=custom)
         write_json(task_dir / "subtasks.json", subtasks)
+        if score_txt:
+            extra_score["score_txt"] = score_txt
         full_score = sum(s["score"] for s in subtasks.values())
 
-    extra: dict = {"contract": "icpc", "case_names": case_names}
+    extra: dict = {"contract": "icpc", "case_names": case_names, **extra_score}
     if root_flags:
         extra["validator_flags"] = root_flags
     if interactive:

@@ -35,7 +35,7 @@ ICPC_FOLDERS: dict[str, tuple[str, ...]] = {
     "output_limit_exceeded": ("RE",),
     "compile_error": ("CE",),
     "rejected": FAILURES,
-    "partially_accepted": FAILURES,
+    "partially_accepted": ("OK",) + FAILURES,  # scoring: below full points, accepted (partial score.txt) or not
     "slow_accepted": ("OK", "TLE", "IDLE"),  # problemtools: accepted, but may run past the limit's margin
 }
 
