@@ -135,6 +135,7 @@ def main() -> int:
     ap.add_argument("--replicas", type=int, default=None, help="default: --cpus")
     ap.add_argument("--workloads", default="light,q10")
     ap.add_argument("--chunk", type=int, default=ServeSettings.chunk, help="submissions per replica call")
+    ap.add_argument("--replica-queue", type=int, default=ServeSettings.replica_queue, help="calls a replica holds")
     ap.add_argument("--nodes", type=int, default=1, help="Ray nodes on this machine (ray.cluster_utils), the CPUs split")
     args = ap.parse_args()
     replicas = args.replicas or args.cpus
@@ -154,6 +155,7 @@ def main() -> int:
         port = s.getsockname()[1]
     settings = ServeSettings(port=port, token=TOKEN, tasks_dir=str(ROOT / "tasks"), task_ids=["guess-the-number"],
                              replicas=str(replicas), allow_inline_programs=True, inline_dir=inline_dir, chunk=args.chunk,
+                             replica_queue=args.replica_queue,
                              limits=LimitSettings(max_batch=max(256, args.batch),
                                                   max_pending=max(512, args.batch * args.clients)))
     t_start = time.perf_counter()
@@ -191,7 +193,7 @@ def main() -> int:
         ray.shutdown()
         if cluster is not None:
             cluster.shutdown()
-    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
+    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, queue {args.replica_queue}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
           f"{replicas} processes, one Judge each")
     print(f"{'workload':<9}{'n':>6}{'service/s':>11}{'in-proc/s':>11}{'ratio':>7}"
           f"{'req p50':>9}{'req p95':>9}{'req p99':>9}{'srv p50':>9}{'srv p99':>9}")

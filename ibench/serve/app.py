@@ -289,7 +289,13 @@ def build_app(settings: ServeSettings):
     judge = JudgeReplica.options(**opts).bind(settings)  # type: ignore[attr-defined]  # serve.deployment's class
     # The gateway's own bound (Ray Serve's back-pressure) behind the admission check above: a
     # request beyond it is refused by Ray Serve itself with 429 and Retry-After.
-    gateway = Gateway.options(  # type: ignore[attr-defined]
-        max_ongoing_requests=lim.max_pending + 64, max_queued_requests=64,
-        backpressure_config={"status_code": 429, "retry_after_s": lim.retry_after_s})
+    import inspect
+
+    known = inspect.signature(serve.deployment).parameters  # an older Ray Serve lacks the last two
+    gw: dict = {"max_ongoing_requests": lim.max_pending + 64}
+    if "max_queued_requests" in known:
+        gw["max_queued_requests"] = 64
+    if "backpressure_config" in known:
+        gw["backpressure_config"] = {"status_code": 429, "retry_after_s": lim.retry_after_s}
+    gateway = Gateway.options(**gw)  # type: ignore[attr-defined]
     return gateway.bind(judge, settings, n)

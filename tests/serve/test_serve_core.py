@@ -95,3 +95,16 @@ def test_build_app_with_fixed_and_autoscaled_replicas():
 
     build_app(ServeSettings(replicas="2"))
     build_app(ServeSettings(replicas="2", autoscale=True, max_replicas=4))
+
+
+def test_an_allowed_inline_interactive_task_is_judged_by_its_interactor(tmp_path):
+    from ibench.serve.core import JudgeCore
+
+    guess = ROOT / "tasks" / "guess-the-number"
+    core = JudgeCore(ServeSettings(tasks_dir="", inline_dir=str(tmp_path), allow_inline_programs=True))
+    spec = {"kind": "interactive", "cases": [{"input": (guess / "cases" / "022.in").read_text()}],
+            "interactor": (guess / "interactor" / "non_adaptive.cpp").read_text()}
+    ok = core.judge({"task": spec, "source": (guess / "solutions" / "ok_binary_search.cpp").read_text()}, {})
+    assert (ok["verdict"], ok["reward"], ok["queries"], ok["query_limit"]) == ("OK", 1.0, 12, 13)
+    qle = core.judge({"task": spec, "source": (guess / "solutions" / "qle_linear_scan.cpp").read_text()}, {})
+    assert qle["verdict"] == "QLE" and qle["max_query_ratio"] > 1.0 and qle["reward"] == 0.0
