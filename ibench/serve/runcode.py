@@ -73,8 +73,8 @@ def run_code(judge: Judge, settings: ServeSettings, req: dict) -> dict:
         RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(prog.env),
                    stdin=stdin_path, stdout=out, cpu_ms=int(cpu_ms), mem_kb=mem_kb, wall_ms=wall_ms,
                    wall_hard_ms=int(wall_ms * s.wall_hard_factor), nproc=s.max_processes + prog.runtime_threads,
-                   fsize_kb=s.output_limit_mb * 1024, binds=list(prog.binds),
-                   address_space_kb=prog.address_space_kb(mem_mb * 1024)),
+                   fsize_kb=s.output_limit_mb * 1024, binds=list(prog.binds), host_libs=prog.host_libs,
+                   sockets=prog.sockets, address_space_kb=prog.address_space_kb(mem_mb * 1024)),
         solver_stderr=err)
     d = decide_batch_run(r, cpu_limit_ms=cpu_ms, mem_kb=mem_kb, wall_ms=wall_ms, oom_markers=prog.oom_markers)
     stdout, cut_out = _read(out, lim.max_stdout_bytes)
