@@ -152,7 +152,8 @@ def _copy_program(src: Path, dest: Path) -> None:
     try:
         program_sources(dest)
     except ValueError as e:
-        raise Unsupported(f"output validator: {e} (ibench builds C++ and Python validators)") from None
+        reason = str(e).replace(str(dest), src.name)  # the package's name for it, not the staging path
+        raise Unsupported(f"output validator: {reason} (ibench builds C++ and Python validators)") from None
 
 
 def _subtasks(data: Path, groups: dict[Path, list[str]], by_validator: bool = False) -> tuple[dict, dict]:
