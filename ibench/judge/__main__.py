@@ -131,7 +131,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     source = args.solution.read_text(encoding="utf-8", errors="replace")
-    result = Judge(_settings(args)).judge(task, source, language=language or args.solution.suffix)
+    try:
+        judge = Judge(_settings(args))
+    except RuntimeError as e:  # IsolationError and the like: this host cannot judge as asked
+        print(f"error: the judge cannot start here: {e}", file=sys.stderr)
+        return 2
+    result = judge.judge(task, source, language=language or args.solution.suffix)
     if args.json:
         print(json.dumps(to_json(result, full=args.full)))
     else:

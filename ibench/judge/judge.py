@@ -3,6 +3,7 @@ case verdicts into one sample verdict (and a score for tasks with subtasks)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from ..tasks.model import Case, Task
@@ -25,6 +26,9 @@ class IsolationError(RuntimeError):
 
 class ToolError(RuntimeError):
     """A task's own program (interactor, checker, generator, grader) does not build."""
+
+
+JUDGE_ATTEMPTS = 3  # a judge-side failure is tried this often before it is the sample's SE
 
 
 class Judge:
@@ -120,6 +124,29 @@ class Judge:
 
     # -- the sample ------------------------------------------------------------------------
     def judge(self, task: Task, source: str, language: str = "cpp", cases: list[Case] | None = None) -> SampleResult:
+        """Judge one sample. A failure on the judge's side (a box that would not start, a build
+        that died without the toolchain's word) is tried again a few times and, if it stays,
+        is the sample's SE with its reason (SPEC §4), never an exception to the caller."""
+        for attempt in range(JUDGE_ATTEMPTS):
+            try:
+                result = self._judge_once(task, source, language, cases)
+                if result.verdict is Verdict.SE and "sandbox setup failed" in result.message and \
+                        attempt + 1 < JUDGE_ATTEMPTS:
+                    failure = result.message  # a box that did not start: judged again
+                    time.sleep(0.2 * (attempt + 1))
+                    continue
+                return result
+            except (IsolationError, ValueError, KeyError):
+                raise  # the settings or the request are wrong: no retry makes them right
+            except (RuntimeError, OSError) as e:
+                failure = f"{type(e).__name__}: {e}"
+                if attempt + 1 < JUDGE_ATTEMPTS:
+                    time.sleep(0.2 * (attempt + 1))
+        return SampleResult(Verdict.SE, [], CompileInfo(False, 0.0, False, ""), self.sandbox.label,
+                            warnings=[*self.sandbox.warnings, f"judge error (SE) on {task.task_id}: {failure[:300]}"],
+                            message=f"judge error after {JUDGE_ATTEMPTS} attempts: {failure[:400]}")
+
+    def _judge_once(self, task: Task, source: str, language: str, cases: list[Case] | None) -> SampleResult:
         warnings = self.sandbox.warnings
         self.sandbox.new_sample()
         prog = self.compile_solution(task, source, language)

@@ -126,6 +126,7 @@ class CompiledExecutor:
         self.settings = settings
         self.cache = cache
         self.sandbox = sandbox
+        self.last_report: RunReport | None = None  # of the last box_run (a build's own verdict)
         self.identity = self.toolchain()
         self.start()
 
@@ -181,10 +182,19 @@ class CompiledExecutor:
         os.chmod(src, 0o644)
         work = self.sandbox.private_dir()
         out = work / "compile.out"
+        self.last_report = None
         ok, message = self.build(src, stage, extra_sources, include_dirs, out, work / "compile.stderr")
         if ok and not self.keeps_warnings:
             message = ""
         ms = (time.perf_counter() - t0) * 1000
+        report = self.last_report
+        if not ok and not self.rejection_is_the_compilers(report, message):
+            out.unlink(missing_ok=True)
+            if report is None or self.box_stop(report, message) is None:
+                status = report.solver.status_text if report is not None else "no report"
+                raise RuntimeError(f"{self.language} {self.what} ended without the toolchain's diagnosis ({status}): "
+                                   "a judge-side failure, not the source's")
+            return self.program(None, self.info(False, ms, False, message))  # the box's limit: CE, not cached
         stored = self.cache.store(key, out if ok else None, {"ok": ok, "message": message, "ms": ms})
         out.unlink(missing_ok=True)
         return self.program(self.staged(key, stored, source) if stored is not None else None,
@@ -210,7 +220,16 @@ class CompiledExecutor:
             solver_stderr=stderr_file)
         if report.setup_error:
             raise RuntimeError(f"sandboxed {self.what} could not start: {report.setup_error}")
+        self.last_report = report
         return report
+
+    def rejection_is_the_compilers(self, report: RunReport | None, message: str) -> bool:
+        """A failed build that is the source's own doing and the same every time: the toolchain
+        ended on its own with an error code and said why. Only that is cached; a build the box
+        stopped (its time, under load) or that died without a word (a judge-side failure) is
+        not, or one bad moment would stay CE for that source forever."""
+        return (report is not None and report.solver.killed == "none" and report.solver.signal is None
+                and report.solver.exit_code not in (None, 0) and not report.oom_killed and bool(message.strip()))
 
     @staticmethod
     def exported(report: RunReport, out: Path) -> bool:
@@ -310,6 +329,8 @@ class CompileCache:
             return None, None
         if info.get("ok") and (info.get("sha256") is None or file_digest(binary) != info["sha256"]):
             return None, None
+        if not info.get("ok") and not str(info.get("message", "")).strip():
+            return None, None  # a failure without the compiler's words (cached by an older judge): build again
         return (binary if info.get("ok") else None), info
 
     def store(self, key: str, built: Path | None, info: dict) -> Path | None:

@@ -244,6 +244,7 @@ class Slot:
     cg_v2: str | None = None
     scratch_owner: int = -1  # the owner this process last gave the scratch dir (-1: not yet)
     _lock_fd: int = -1
+    _claim_fd: int = -1  # as root: the host-wide claim on the slot's uid and cgroups
 
 
 _SLOT: Slot | None = None
@@ -371,6 +372,29 @@ def busy_slots(enough: int) -> int:
     return busy
 
 
+# As root a slot's uid (SLOT_UID_BASE + index) and cgroups (.../ibench/slotN) are the host's,
+# whatever IBENCH_RUNTIME_DIR says: every root judge claims them here too, so two judges with
+# different runtime dirs (two installs, a test run beside an evaluation) never share one.
+HOST_CLAIMS = Path("/run/lock/ibench-slots")
+
+
+def _claim_host_slot(index: int) -> int | None:
+    """The host-wide claim on slot ``index`` (a descriptor holding its lock), or None when
+    another judge of this host holds it."""
+    base = HOST_CLAIMS if HOST_CLAIMS.parent.is_dir() else Path("/var/lock/ibench-slots")
+    base.mkdir(mode=0o700, parents=True, exist_ok=True)
+    st = os.lstat(base)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != 0:
+        raise RuntimeError(f"judge slot claims: {base} is not a directory owned by root; remove it")
+    fd = os.open(base / f"slot{index}.lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def acquire_slot(iso: Isolation) -> Slot:
     global _SLOT
     if _SLOT is not None and _SLOT.work.exists():
@@ -386,9 +410,13 @@ def acquire_slot(iso: Isolation) -> Slot:
             os.close(fd)
             continue
         os.set_inheritable(fd, False)
+        claim = _claim_host_slot(i) if os.geteuid() == 0 else -1
+        if claim is None:  # this index's uid and cgroups are another judge's (another runtime dir)
+            os.close(fd)
+            continue
         # As root the solver is never root, whatever the mode: the slot's own unprivileged uid.
         slot = Slot(i, SLOT_UID_BASE + i if os.geteuid() == 0 else os.geteuid(),
-                    base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd)
+                    base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd, _claim_fd=claim)
         for d in (slot.work, slot.scratch):
             d.mkdir(mode=0o700, exist_ok=True)
             _own(d)

@@ -2,14 +2,16 @@
  * Is a solver that has not finished working, starved, or stuck? Included by supervisor.c after
  * its /proc helpers (read_proc, walk_tree, solver_pid, solver_tree_cpu_us).
  *
- * Two questions, each answered from the kernel's own records, never from a state letter:
+ * Two questions, each answered from the kernel's own records (CPU time, scheduler run-delay,
+ * the system call a thread waits in), not from the state letter alone:
  *
  *  - At the wall-clock cap (and at the end of the post-accept grace): over the last window, did
  *    the solver's processes get the CPU (working: its CPU limit will end it) or wait for one
  *    (starved: the node is loaded, keep waiting)? The second is the scheduler's run-delay
- *    (/proc/PID/task/TID/schedstat, field 2). A process in state D is neither: a vfork() parent
- *    waiting for a sleeping child, or anything else the solver blocks itself on, is the solver's
- *    own stall (TLE or IDLE), not the judge's failure.
+ *    (/proc/PID/task/TID/schedstat, field 2); a thread in state R counts too (a cgroup throttled
+ *    by its CPU quota accrues no run-delay). State D does not: a vfork() parent waiting for a
+ *    sleeping child, or anything else the solver blocks itself on, is the solver's own stall
+ *    (TLE or IDLE), not the judge's failure.
  *
  *  - While both run: are the solver and the interactor each blocked reading the other's pipe,
  *    with nothing else of theirs able to wake them? Then nothing can ever happen (the classic
@@ -19,7 +21,7 @@
 #define IBENCH_STALL_H
 
 /* ---- activity over a window ---- */
-struct activity { long at_us; long long cpu_us, delay_us; };
+struct activity { long at_us; long long cpu_us, delay_us; int running; };
 
 static void add_delay(pid_t pid, void *arg) {
     char path[64];
@@ -32,7 +34,16 @@ static void add_delay(pid_t pid, void *arg) {
         char sp[320], buf[128];
         snprintf(sp, sizeof sp, "/proc/%d/task/%s/schedstat", pid, e->d_name);
         long long run = 0, wait = 0;
-        if (read_proc(sp, buf, sizeof buf) > 0 && sscanf(buf, "%lld %lld", &run, &wait) == 2) *(long long *)arg += wait / 1000;
+        struct activity *a = arg;
+        if (read_proc(sp, buf, sizeof buf) > 0 && sscanf(buf, "%lld %lld", &run, &wait) == 2) a->delay_us += wait / 1000;
+        /* R: on a CPU or queued for one. A task of a cgroup that its CPU quota has throttled is
+         * off the run queue (no run-delay accrues) but still R: it wants the CPU. D is not
+         * counted: a solver blocked on itself (a vfork() parent) waits there forever. */
+        snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", pid, e->d_name);
+        if (!a->running && read_proc(sp, buf, sizeof buf) > 0) {
+            char *q = strrchr(buf, ')');
+            if (q && q[1] == ' ' && q[2] == 'R') a->running = 1;
+        }
     }
     closedir(d);
 }
@@ -41,16 +52,18 @@ static void activity_sample(struct proc *s, struct activity *a) {
     a->at_us = now_us();
     a->cpu_us = solver_tree_cpu_us(s);
     a->delay_us = 0;
-    walk_tree(solver_pid(s), 0, 512, add_delay, &a->delay_us);
+    a->running = 0;
+    walk_tree(solver_pid(s), 0, 512, add_delay, a);
 }
 
 /* Since `a` was sampled (and `a` moves on to now): did the solver use the CPU, or wait for it,
- * for at least a fifth of the window? A blocked solver does neither, however loaded the node. */
+ * for at least a fifth of the window, or is it running now? A blocked solver does none of
+ * these, however loaded the node. */
 static int activity_since(struct proc *s, struct activity *a) {
     struct activity b;
     activity_sample(s, &b);
     long win = b.at_us - a->at_us;
-    int active = win > 0 && ((b.cpu_us - a->cpu_us) * 5 >= win || (b.delay_us - a->delay_us) * 5 >= win);
+    int active = b.running || (win > 0 && ((b.cpu_us - a->cpu_us) * 5 >= win || (b.delay_us - a->delay_us) * 5 >= win));
     *a = b;
     return active;
 }
@@ -66,7 +79,11 @@ struct deadlock_watch {
     long first_us;                 /* when the first of those looks was taken */
 };
 
-struct dl_scan { unsigned long pipe; int readers, others; long long io; };
+/* One side's threads: how many wait reading its input pipe, how many do anything else, what it
+ * has read and written so far. `by_state`: the interactor, which is not dumpable (the solver
+ * shares its uid without root), so where its /proc/PID/syscall and io cannot be read, a sleeping
+ * thread with its input pipe empty counts as waiting there, and its CPU time stands for io. */
+struct dl_scan { unsigned long pipe; int readers, others, by_state, guessed; long long io; };
 
 static int fd_is_pipe(pid_t pid, unsigned long fd, unsigned long ino) {
     char path[64], link[64];
@@ -92,6 +109,8 @@ static void dl_visit(pid_t pid, void *arg) {
         if (p) r = atoll(p + 6);
         if (q) w = atoll(q + 6);
         sc->io += r + w;
+    } else if (sc->by_state) {
+        sc->io += proc_cpu_us(pid);
     } else {
         sc->others++;
     }
@@ -105,7 +124,18 @@ static void dl_visit(pid_t pid, void *arg) {
         snprintf(sp, sizeof sp, "/proc/%d/task/%s/syscall", pid, e->d_name);
         long nr = -2;
         unsigned long a0 = 0;
-        if (read_proc(sp, buf, sizeof buf) <= 0 || sscanf(buf, "%ld %lx", &nr, &a0) != 2) { sc->others++; continue; }
+        if (read_proc(sp, buf, sizeof buf) <= 0 || sscanf(buf, "%ld %lx", &nr, &a0) != 2) {
+            int denied = errno == EACCES || errno == EPERM;
+            snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", pid, e->d_name);
+            char *q = denied && sc->by_state && read_proc(sp, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
+            if (q && q[1] == ' ' && q[2] == 'S') {
+                sc->readers++;
+                sc->guessed = 1;
+            } else {
+                sc->others++;
+            }
+            continue;
+        }
         if ((nr == SYS_read || nr == SYS_readv) && fd_is_pipe(pid, a0, sc->pipe)) sc->readers++;
         else if (nr == SYS_futex || nr == SYS_wait4 || nr == SYS_waitid) continue;
         else sc->others++;
@@ -113,11 +143,14 @@ static void dl_visit(pid_t pid, void *arg) {
     closedir(d);
 }
 
-/* Called every DL_CHECK_US while both sides run: 1 when the case is deadlocked. */
-static int deadlock_look(struct deadlock_watch *w, struct proc *s, pid_t inter) {
-    struct dl_scan a = {w->sol_in, 0, 0, 0}, b = {w->itr_in, 0, 0, 0};
+/* Called every DL_CHECK_US while both sides run: 1 when the case is deadlocked. `pending` is
+ * the supervisor's copy of the interactor's input pipe (what the solver wrote, unread). */
+static int deadlock_look(struct deadlock_watch *w, struct proc *s, pid_t inter, int pending) {
+    struct dl_scan a = {w->sol_in, 0, 0, 0, 0, 0}, b = {w->itr_in, 0, 0, 1, 0, 0};
     walk_tree(solver_pid(s), 0, 256, dl_visit, &a);
     if (a.readers && !a.others) walk_tree(inter, 0, 64, dl_visit, &b);
+    int unread = 0;
+    if (b.guessed && (pending < 0 || ioctl(pending, FIONREAD, &unread) != 0 || unread != 0)) b.others++;
     if (!(a.readers && !a.others && b.readers && !b.others)) {
         w->seen = 0;
         return 0;

@@ -1976,7 +1976,7 @@ static int run_case(int argc, char **argv) {
     }
     int deadlock = 0;
     long deadlock_after_us = -1;
-    struct activity act = {sol_start, 0, 0};  /* the solver's CPU and run-delay: none at its start */
+    struct activity act = {sol_start, 0, 0, 0};  /* the solver's CPU and run-delay: none at its start */
     int grace_sampled = 0;
 
     int grace_phase = 0;
@@ -2017,7 +2017,7 @@ static int run_case(int argc, char **argv) {
         if (pf[5].revents & POLLIN) {
             uint64_t ticks;
             (void)!read(dl_tfd, &ticks, sizeof ticks);
-            if (!sol.done && !sol.killed && itr.pid && !itr.done && deadlock_look(&dl, &sol, itr.pid)) {
+            if (!sol.done && !sol.killed && itr.pid && !itr.done && deadlock_look(&dl, &sol, itr.pid, pending_fd)) {
                 /* Each side waits to read what only the other can write: nothing can happen.
                  * IDLE now, as the wall cap would rule it later (the interactor's SIGTERM and
                  * transcript as there). */
@@ -2274,6 +2274,10 @@ static int run_case(int argc, char **argv) {
     if (en > 0) {
         errbuf[en] = 0;
         printf("setup_error=%s\n", errbuf);
+    } else if (opt.box && !sol.rec_ready && sol.done && WIFEXITED(sol.status) && WEXITSTATUS(sol.status) == 125) {
+        /* the box's init could not start the solver (its clone failed): nothing of the
+         * program's ran, so nothing about it can be reported */
+        printf("setup_error=the box's init could not start the solver (clone failed)\n");
     }
 
     PHASE(5);
