@@ -5,8 +5,12 @@ stated policy (``FeedbackSettings``, ``conf/feedback/*.yaml``). By default, what
 refinement study gives — the verdict and the limits — and only what the program itself could see:
 
 - always: the verdict; for a compile error the compiler's first lines (of its own source); the
-  first failing test's number, CPU time and memory against their limits, the query count against
-  the budget, and the program's exit;
+  first failing test's number and its limits; the program's CPU time, memory and query count as
+  coarse shares of the limit and budget, and how it ended (a non-zero exit or a signal, not
+  which): ``figures=exact`` shows the exact figures and exit code. Every exact figure is a value
+  the program sets itself, from whatever it read: a program of the batch variant, which reads its
+  hidden case, could spend x ms of CPU, hold y MB and exit with code x mod 256 and so pass about
+  24 bits of the case to the next round's model through the feedback alone;
 - ``judge_replies``: the tail of what the interactor sent the program (it read those bytes);
 - ``program_output`` / ``program_stderr``: the tails of what the program wrote and of its stderr,
   only when its input held nothing hidden: an interactive task's program, which saw only the
@@ -37,7 +41,12 @@ from ibench.tasks.model import Task, TaskKind
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
 # 2: the policy (issue 21): the judge's message and hidden-input-derived tails left out by default.
-FORMAT_VERSION = 2
+# 3: coarse figures by default (issue 28): shares of the limits in buckets, how the program ended.
+FORMAT_VERSION = 3
+FIGURES = ("coarse", "exact")
+# Coarse figures: the share of a limit, in these buckets (a few bits a round at most, whatever
+# the program does), and how the program ended without its code or signal number.
+SHARE_BUCKETS = ((0.1, "under 10% of"), (0.5, "10-50% of"), (1.0, "50-100% of"))
 
 VERDICT_WORDS: dict[str, str] = {
     "WA": "Wrong Answer — the program followed the protocol, but its answer is wrong",
@@ -71,6 +80,7 @@ class FeedbackSettings:
     program_output: bool = True  # what the program wrote, when its input held nothing hidden
     program_stderr: bool = True  # the program's stderr, when its input held nothing hidden
     tails_from_hidden_input: bool = False  # also output / stderr of a program that read hidden data, grader transcripts
+    figures: str = "coarse"  # coarse: shares of the limits in buckets, "non-zero exit"; exact: the figures and code
     variant: str = "interactive"  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch (the
     #                               batch variant): the solver's stdin starts with the hidden case
 
@@ -79,6 +89,8 @@ class FeedbackSettings:
         for name in ("message_chars", "tail_chars", "max_chars"):
             if int(getattr(self, name)) <= 0:
                 out.append(f"feedback.{name}: {getattr(self, name)!r}; expected a positive number of characters")
+        if self.figures not in FIGURES:
+            out.append(f"feedback.figures: {self.figures!r}; expected one of {', '.join(FIGURES)}")
         if "{feedback}" not in self.template:
             out.append("feedback.template: has no {feedback} placeholder, so the model would never see what failed")
         return out
@@ -144,13 +156,25 @@ class FeedbackSettings:
                      f"{failing.get('verdict')}.")
         if failing.get("message") and self.judge_message:
             lines.append(f"Judge's message: {_head_tail(str(failing['message']), self.message_chars)}")
-        lines.append(f"CPU time: {_num(failing.get('cpu_ms'))} ms (limit {_num(task.cpu_time_limit_ms * time_factor)} "
-                     f"ms); memory: {_kb_to_mb(failing.get('peak_kb'))} MB (limit {task.memory_limit_mb} MB).")
-        if failing.get("queries") is not None:
-            limit = failing.get("query_limit")
-            lines.append(f"Queries: {failing['queries']}" + (f" (budget {limit})." if limit is not None else "."))
-        if failing.get("solver_exit"):
-            lines.append(f"Your program's exit: {failing['solver_exit']}.")
+        cpu_limit = task.cpu_time_limit_ms * time_factor
+        if self.figures == "exact":
+            lines.append(f"CPU time: {_num(failing.get('cpu_ms'))} ms (limit {_num(cpu_limit)} ms); memory: "
+                         f"{_kb_to_mb(failing.get('peak_kb'))} MB (limit {task.memory_limit_mb} MB).")
+            if failing.get("queries") is not None:
+                limit = failing.get("query_limit")
+                lines.append(f"Queries: {failing['queries']}" + (f" (budget {limit})." if limit is not None else "."))
+            if failing.get("solver_exit"):
+                lines.append(f"Your program's exit: {failing['solver_exit']}.")
+        else:
+            peak_mb = _float(failing.get("peak_kb")) / 1024 if failing.get("peak_kb") is not None else None
+            lines.append(f"CPU time: {_share(failing.get('cpu_ms'), cpu_limit)} the limit ({_num(cpu_limit)} ms); "
+                         f"memory: {_share(peak_mb, task.memory_limit_mb)} the limit ({task.memory_limit_mb} MB).")
+            if failing.get("queries") is not None and failing.get("query_limit") is not None:
+                lines.append(f"Queries: {_share(failing['queries'], failing['query_limit'])} the budget "
+                             f"({failing['query_limit']}).")
+            ended = _how_it_ended(str(failing.get("solver_exit") or ""))
+            if ended:
+                lines.append(f"Your program {ended}.")
         for key, title in self.shown_tails(task):
             text = str(failing.get(key) or "")
             if text.strip():
@@ -192,6 +216,35 @@ def _cut_middle(text: str, limit: int) -> str:
     keep = max(0, limit - len(marker))
     head = keep * 2 // 3
     return text[:head] + marker + text[len(text) - (keep - head):]
+
+
+def _float(v: Any) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return float("nan")
+
+
+def _share(value: Any, limit: Any) -> str:
+    """``value`` as a coarse share of ``limit``: a bucket, never the figure."""
+    v, cap = _float(value), _float(limit)
+    if not (v == v and cap == cap and cap > 0):  # NaN: not measured
+        return "unknown share of"
+    for bound, words in SHARE_BUCKETS:
+        if v <= bound * cap:
+            return words
+    return "over"
+
+
+def _how_it_ended(status: str) -> str:
+    """How the program ended, without a code or signal number it could have chosen."""
+    if not status or status == "exit 0":
+        return ""
+    if status.startswith("exit"):
+        return "exited with a non-zero status"
+    if status.startswith("signal"):
+        return "was ended by a signal (a crash)"
+    return ""
 
 
 def _num(v: Any) -> str:

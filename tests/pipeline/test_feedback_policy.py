@@ -103,7 +103,7 @@ def test_round_two_never_sees_the_interactors_message(ray_session, tasks_dir, tm
     assert len(feedback) == 2
     for text in feedback:
         assert "Wrong Answer" in text and "hidden number is" not in text and "Judge's message" not in text
-        assert "CPU time:" in text and "(limit 1000 ms)" in text and "Queries:" in text and "(budget" in text
+        assert "CPU time:" in text and "the limit (1000 ms)" in text and "Queries:" in text and "the budget (" in text
         assert "What the judge replied" in text and "What your program wrote" in text  # both the program saw
 
 
@@ -140,12 +140,36 @@ def test_policy_switches(tasks_dir):
     assert ECHO in FeedbackSettings(variant="batch", tails_from_hidden_input=True).render(task, "cpp", "WA", result, 1)
     quiet = FeedbackSettings(judge_replies=False, program_output=False, program_stderr=False)
     text = quiet.render(task, "cpp", "WA", result, 1)
-    assert "What" not in text and "stderr" not in text and "Queries: 1 (budget 2)." in text
+    assert "What" not in text and "stderr" not in text and "Queries: 10-50% of the budget (2)." in text
     # the policy is in the fingerprint: a resumed run never mixes feedback of two policies
     fps = {s.fingerprint() for s in (default, batch_variant, quiet, FeedbackSettings(judge_message=True))}
     assert len(fps) == 4
     # the variant is checked once, as bench.variant (ibench.spec.RunSpec), not again by each part
     assert not FeedbackSettings(variant="nope").problems()
+    assert FeedbackSettings(figures="all").problems()
+
+
+def test_figures_are_coarse_unless_asked(tasks_dir):
+    """A program sets its own CPU time, memory, query count and exit code, from whatever it read
+    (the batch variant reads its hidden case): the default feedback shows each only as a share of
+    its limit in a few buckets, and how the program ended without the code."""
+    from ibench.generate.feedback import FeedbackSettings
+    from ibench.tasks.load import load_task
+
+    task = load_task(tasks_dir / "guess-the-number")
+    texts = set()
+    for cpu, peak, code in ((3.0, 2048, 91), (7.0, 3000, 17), (44.0, 9000, 200)):
+        case = {"case": "002", "verdict": "RE", "message": "", "cpu_ms": cpu, "peak_kb": peak, "queries": 1,
+                "query_limit": 2, "solver_exit": f"exit {code}"}
+        result = {"verdict": "RE", "message": "", "cases": [case], "compile": {"ok": True}}
+        text = FeedbackSettings(variant="batch").render(task, "cpp", "RE", result, 1)
+        assert str(code) not in text and f"{cpu:.0f} ms" not in text, text
+        assert "exited with a non-zero status" in text and "under 10% of the limit (1000 ms)" in text, text
+        texts.add(text)
+        exact = FeedbackSettings(variant="batch", figures="exact").render(task, "cpp", "RE", result, 1)
+        assert f"exit {code}" in exact and f"CPU time: {cpu:.0f} ms" in exact
+    assert len(texts) == 1  # three programs that set their figures differently: one feedback
+    assert FeedbackSettings().fingerprint() != FeedbackSettings(figures="exact").fingerprint()
 
 
 def test_the_configured_policy_follows_the_variant():
