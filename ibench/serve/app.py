@@ -84,10 +84,11 @@ def _renice(value: int) -> None:
 @serve.deployment(health_check_period_s=10)
 class JudgeReplica:
     """One judge: tasks loaded once, compiles cached (memo and the judge's disk cache). Every
-    call runs on the replica's one judging thread: Ray Serve runs a sync method on a thread of
-    its pool, and the judge's sandbox (its supervisor server, forked on first use) must live
-    with the thread that started it (seen: the box's clone() failing, exit 125, one run in a few
-    dozen, when calls moved between threads)."""
+    call runs on the replica's one judging thread, as in an evaluation's worker (Ray Serve would
+    run a sync method on any thread of its pool): the niceness set on it holds for every run
+    (Linux keeps it per thread), and the judge's slot and supervisor server are used by one
+    thread (seen once with an older judge: the box's clone() failing, exit 125, reported as RE,
+    a few runs per hundred, while calls moved between pool threads)."""
 
     def __init__(self, settings: ServeSettings):
         from concurrent.futures import ThreadPoolExecutor
