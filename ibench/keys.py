@@ -110,7 +110,7 @@ MARKS_ELSEWHERE: dict[str, dict[str, Any]] = {
                        # the pool's folder enters through each task's example (its own key part)
                        "example_pool": (MEASURED, False)},
     "FeedbackSettings": {**_measured("template message_chars tail_chars max_chars judge_message judge_replies "
-                                     "program_output program_stderr tails_from_hidden_input variant"),
+                                     "program_output program_stderr tails_from_hidden_input variant figures"),
                          "name": LABEL},
     "JudgeSettings": _measured("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker static_link cache_dir
                                   testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
