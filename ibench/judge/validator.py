@@ -170,9 +170,14 @@ def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple
 # as a testlib interactor would (42 -> 0, accept: the solver then gets its grace to end on its
 # own, as after any accept; 43 -> 1, reject; anything else -> 3, the judge's failure), a signal
 # death passed on as itself, the validator's own exit status written to the file named first.
+# It keeps no copy of the pipes (or the case): a validator that closes its output to send the
+# solver EOF must be the last holder of that end.
 _WRAPPER = """#!/bin/sh
 f="$1"; shift
-"$@"
+exec 4<&0
+"$@" 0<&4 4<&- &
+exec 0<&- 1>&- 3<&- 4<&-
+wait $!
 c=$?
 echo "$c" > "$f"
 case "$c" in 42) exit 0 ;; 43) exit 1 ;; esac

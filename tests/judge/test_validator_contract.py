@@ -322,3 +322,20 @@ def test_default_validator_vectorised_path_agrees_with_the_rule():
         assert dv._first_difference(got, want, flags) == reference, trial
         decided += dv._first_difference_numpy(got, want, flags) is not False
     assert decided >= 10  # numpy decided (no fallback) in many trials: the path is exercised
+
+
+def test_interactor_that_closes_its_output_sends_the_solver_eof(tmp_path, judge):
+    """A validator may write everything, close its output so the solver reads to EOF, then read
+    the answer (BAPCtools' pseudointeraction): the judge must hold no copy of that pipe."""
+    root = tmp_path / "eof"
+    card(root, interactor_mode="non_adaptive", case_pools="open")
+    write(root / "interactor" / "main.py",
+          "import os, sys\nnums = [int(x) for x in open(sys.argv[1]).read().split()]\n"
+          "sys.stdout.write('\\n'.join(map(str, nums)) + '\\n'); sys.stdout.flush(); os.close(1)\n"
+          "ans = sys.stdin.readline().strip()\n"
+          "sys.exit(42 if ans == str(sum(nums)) else 43)\n")
+    write(root / "cases" / "001.in", "3 4 5\n")
+    write(root / "cases" / "001.ans", "12\n")
+    reads_to_eof = "import sys\nprint(sum(int(x) for x in sys.stdin.read().split()), flush=True)\n"
+    result = judge.judge(load_task(root), reads_to_eof, language="python")
+    assert result.verdict is Verdict.OK, result.message
