@@ -111,7 +111,17 @@ def build(spec: Any, identity: Mapping[str, Any], keys: Mapping[str, str], tasks
 
 
 def write(run_dir: Path, record: Mapping[str, Any]) -> Path:
+    """spec.json; a resumed run keeps the code and toolchains it was made with, the resume's
+    own appended under ``resumed_with``."""
     path = Path(run_dir) / SPEC_FILE
+    try:
+        old = read(Path(run_dir))
+    except SpecError:
+        old = None
+    if old and not old.get("migrated") and record.get("code_version") is not None:
+        record = {**record, "code_version": old.get("code_version"), "toolchains": old.get("toolchains"),
+                  "resumed_with": [*(old.get("resumed_with") or []),
+                                   {"code_version": record.get("code_version"), "toolchains": record.get("toolchains")}]}
     tmp = path.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(record, indent=1, default=str) + "\n")
     tmp.replace(path)

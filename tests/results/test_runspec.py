@@ -104,3 +104,12 @@ def test_a_newer_spec_file_is_refused(tmp_path):
     (run / "spec.json").write_text(json.dumps({"file_version": runspec.FILE_VERSION + 1}))
     with pytest.raises(ResultsError, match="newer than this ibench reads"):
         RunLog.open(run).spec
+
+
+def test_a_resume_keeps_the_code_the_run_was_made_with(tmp_path):
+    first = {"file_version": runspec.FILE_VERSION, "code_version": "v1", "toolchains": {"g++": "g++ 12"}}
+    runspec.write(tmp_path, first)
+    runspec.write(tmp_path, {**first, "code_version": "v2", "toolchains": {"g++": "g++ 13"}})
+    back = runspec.read(tmp_path)
+    assert back["code_version"] == "v1" and back["toolchains"] == {"g++": "g++ 12"}
+    assert back["resumed_with"] == [{"code_version": "v2", "toolchains": {"g++": "g++ 13"}}]

@@ -142,7 +142,17 @@ def _run_entry(r: RunLog, i: int) -> dict[str, Any]:
                                              "warnings", "refine")},
         "meta": {k: (summ.get("meta") or {}).get(k) for k in ("wall_s", "generated", "judged_now", "tasks_dir",
                                                              "gen_key", "judge_key")},
+        "spec": _spec_entry(r),
     }
+
+
+def _spec_entry(r: RunLog) -> dict[str, Any]:
+    """What the run page shows of spec.json: versions, keys, the task set, code and toolchains."""
+    rec = r.spec
+    return {"spec_version": rec.get("spec_version"), "key_version": rec.get("key_version"),
+            "keys": rec.get("keys") or {}, "tasks": len(rec.get("tasks") or []),
+            "code_version": rec.get("code_version"), "toolchains": rec.get("toolchains") or {},
+            "migrated": bool(rec.get("migrated"))}
 
 
 def _chains(s: Any, v: Any) -> dict[tuple[str, int], list[dict[str, Any]]]:

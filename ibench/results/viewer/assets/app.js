@@ -136,6 +136,12 @@ var IBV = (function () {
       ["samples", s.n_samples + " counted, " + s.n_accepted + " accepted, " + s.n_judge_errors + " judge errors, over " + s.n_tasks + " tasks"],
       ["wall", r.meta && r.meta.wall_s != null ? r.meta.wall_s + " s" : "—"]
     ];
+    var sp = r.spec || {}, tc = sp.toolchains || {};
+    rows.push(["spec", "spec v" + (sp.spec_version == null ? "?" : sp.spec_version) + ", keys v" +
+      (sp.key_version == null ? "?" : sp.key_version) + ", " + sp.tasks + " task(s), gen key " + ((sp.keys || {}).gen_key || "?") +
+      (sp.migrated ? " (migrated from an older folder)" : "")]);
+    rows.push(["code", sp.code_version || "unknown"]);
+    rows.push(["toolchains", Object.keys(tc).map(function (k) { return k + ": " + (tc[k] || "—"); }).join("  |  ") || "—"]);
     rows.forEach(function (kv) { h += "<tr><td>" + esc(kv[0]) + "</td><td>" + esc(kv[1] == null ? "—" : kv[1]) + "</td></tr>"; });
     h += "</table>";
     (s.warnings || []).forEach(function (w) { h += '<div class="warn">' + esc(w) + "</div>"; });
