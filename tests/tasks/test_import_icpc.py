@@ -80,6 +80,10 @@ def even_package(base: Path) -> Path:
     write(p / "data" / "secret" / "1.ans", "\n")
     write(p / "submissions" / "accepted" / "two.py", "print(2)\n")
     write(p / "submissions" / "wrong_answer" / "odd.py", "print(3)\n")
+    # the 2025-09 format: submissions.yaml sets a folder's (or a file's) permitted verdicts
+    write(p / "submissions" / "ac_or_wa" / "maybe.py", "print(4)\n")
+    write(p / "submissions" / "submissions.yaml", "ac_or_wa:\n  permitted: [AC, WA]\n"
+                                                  "wrong_answer/odd.py:\n  permitted: [WA, RTE]\n")
     return p
 
 
@@ -229,13 +233,17 @@ def test_import_layout_and_report(imported):
     assert by_name["wrong_answer-spins.cpp"].tag == "wrong_answer @EXPECTED_RESULTS@"
     assert set(by_name["rejected-wa.cpp"].accepts) >= {"WA", "RE", "TLE", "MLE", "IDLE", "PE"}
     assert {s.path.name: s.score for s in echo.solutions}["accepted-echo.py"] == 100
+    even_sols = {s.path.name: s for s in even.solutions}
+    assert even_sols["ac_or_wa-maybe.py"].accepts == ("OK", "WA", "PE")
+    assert even_sols["wrong_answer-odd.py"].accepts == ("WA", "PE", "RE", "MLE")
+    assert even_sols["wrong_answer-odd.py"].tag == "wrong_answer (submissions.yaml)"
 
 
 def test_validate_measures_agreement(imported, capsys):
     rc = main(["validate", str(imported), "--jobs", "2"])
     out = capsys.readouterr().out
     assert rc == 1  # the one submission filed under the wrong folder
-    assert "agreement: 22 of 23 submissions (95.7%)" in out, out[-3000:]
+    assert "agreement: 23 of 24 submissions (95.8%)" in out, out[-3000:]
     assert "DISAGREE divide/wrong_answer-actually_right.cpp: tag wrong_answer (expects WA|PE), ibench OK" in out
     rows = list(csv.DictReader(open(imported / "_validate" / "agreement.csv")))
     got = {(r["task"], r["solution"]): (r["ibench"], r["agrees"]) for r in rows}

@@ -156,6 +156,18 @@ def _copy_program(src: Path, dest: Path) -> None:
         raise Unsupported(f"output validator: {reason} (ibench builds C++ and Python validators)") from None
 
 
+# submissions/submissions.yaml (the 2025-09 format): a folder's or a file's permitted verdicts
+PERMITTED = {"AC": ("OK",), "WA": ("WA", "PE"), "TLE": ("TLE", "IDLE"), "RTE": ("RE", "MLE")}
+
+
+def _permitted(spec: Any) -> tuple[str, ...] | None:
+    """The labels a submissions.yaml entry's ``permitted`` list allows (None without one)."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("permitted"), list):
+        return None
+    out = [label for v in spec["permitted"] for label in PERMITTED.get(str(v).upper(), ())]
+    return tuple(dict.fromkeys(out)) or None
+
+
 def _subtasks(data: Path, groups: dict[Path, list[str]], by_validator: bool = False) -> tuple[dict, dict]:
     """subtasks.json of a scoring problem, one entry per test group (see the module's text), and
     where a custom validator scores (``by_validator``: score.txt) each case's group maximum and
@@ -277,18 +289,22 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
 
     writer = SolutionWriter(task_dir, log, task_id)
     subs = root / "submissions"
+    overrides = _yaml(subs / "submissions.yaml") if subs.is_dir() else {}
     for folder in sorted(p for p in subs.iterdir() if p.is_dir()) if subs.is_dir() else []:
-        accepts = ICPC_FOLDERS.get(folder.name)
-        if accepts is None:
-            log.warn(task_id, f"submissions/{folder.name}: not a verdict folder ibench knows; skipped")
-            continue
+        accepts = _permitted(overrides.get(folder.name)) or ICPC_FOLDERS.get(folder.name)
         for entry in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
+            own = _permitted(overrides.get(f"{folder.name}/{entry.name}"))
+            if (own or accepts) is None:
+                log.warn(task_id, f"submissions/{folder.name}: not a verdict folder ibench knows; skipped")
+                break
             source = single_source(entry)
             if source is None:
                 log.warn(task_id, f"submission {folder.name}/{entry.name}: several files; skipped")
                 log.count("submissions skipped (several files)")
                 continue
-            writer.add(Submission(source, folder.name, accepts), score=full_score)
+            tag = folder.name if own is None and folder.name in ICPC_FOLDERS and folder.name not in overrides \
+                else f"{folder.name} (submissions.yaml)"
+            writer.add(Submission(source, tag, own or accepts or ()), score=full_score)
     writer.close()
     log.count("interactive" if interactive else "batch")
 

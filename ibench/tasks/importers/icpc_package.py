@@ -123,10 +123,11 @@ class SolutionWriter:
         override = expected_results(text)
         if override is not None:
             accepts, tag = override, f"{sub.tag} @EXPECTED_RESULTS@"
-        name = safe_name(f"{sub.tag}-{sub.source.stem}") + suffix
+        folder = sub.tag.split(" ")[0]  # a tag may say where its expectation came from
+        name = safe_name(f"{folder}-{sub.source.stem}") + suffix
         n = 2
         while name in self.entries:
-            name = safe_name(f"{sub.tag}-{sub.source.stem}-{n}") + suffix
+            name = safe_name(f"{folder}-{sub.source.stem}-{n}") + suffix
             n += 1
         write_text(self.dir / name, text)
         entry: dict = {"expected": accepts[0] if len(accepts) == 1 else list(accepts), "tag": tag}
