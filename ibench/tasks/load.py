@@ -188,9 +188,9 @@ def _normalise_filter(values: Iterable[str] | None, allowed: tuple[str, ...], wh
 # The task card's fields (SPEC §2, docs/TASKS.md): read by the loader, the judge or the probe.
 CARD_KEYS = ("problem_id", "title", "kind", "interactor_mode", "cpu_time_limit_ms", "memory_limit_mb", "difficulty",
              "categorization", "cate", "source", "date", "multi_test", "budget_reply", "hidden_input_format",
-             "probe", "contract", "validator_flags", "interactor_cpu_ms", "case_pools")
+             "probe", "contract", "validator_flags", "interactor_cpu_ms", "case_pools", "score_txt")
 # Fields importers record for people (never read): kept without a word.
-CARD_NOTES = ("algorithms", "max_score", "difficulty_defaulted", "difficulty_score", "ioi_eval_type", "case_names",
+CARD_NOTES = ("algorithms", "max_score", "difficulty_defaulted", "difficulty_score", "difficulty_source", "ioi_eval_type", "case_names",
               "tags", "url", "notes", "origin", "author", "authors", "license")
 
 

@@ -217,7 +217,9 @@ def test_import_layout_and_report(imported):
     assert "problem.yaml" in (imported / "_rejected" / "nothing" / "REJECTED.txt").read_text()
     assert "submit-answer" in (imported / "_unsupported" / "answers" / "UNSUPPORTED.txt").read_text()
     assert any("solution.rb" in w[1] for w in report["warnings"])
-    tasks = {t.task_id: t for t in load_tasks(imported)}
+    warnings: list = []
+    tasks = {t.task_id: t for t in load_tasks(imported, warnings=warnings)}
+    assert not [w for w in warnings if "unknown field" in str(w)]  # every field the importer writes is a known one
     divide, guess, echo, even = tasks["divide"], tasks["guess"], tasks["echo"], tasks["even"]
     assert divide.contract == "icpc" and divide.validator_flags == ("float_tolerance", "1e-6")
     assert divide.cpu_time_limit_ms == 500 and divide.memory_limit_mb == 256 and divide.checker is None
