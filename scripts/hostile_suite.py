@@ -21,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "judge")]
 
 import test_box as tb  # noqa: E402
+import test_crossing as tc  # noqa: E402
+import test_deadlock as td  # noqa: E402
 import test_forgery as tf  # noqa: E402
 from box_driver import judge_all  # noqa: E402
 from judge_fixtures import build_guess_task, make_public, public_dir  # noqa: E402
@@ -35,7 +37,9 @@ MUST = {"incbin_case.cpp": "CE", "incbin_git.cpp": "CE", "fork_bomb.cpp": "TLE",
         "honest_after_state.cpp": "OK", "honest_after_fork_bomb.cpp": "OK", "honest.py": "OK",
         # the forgery attacks of tests/judge/test_forgery.py (issue 21) and the honest runs after them
         "orphans.cpp": "TLE", "tmpfs.cpp": "MLE", "flood.cpp": "IDLE", "pid_probe.cpp": "OK",
-        "honest1.cpp": "OK", "honest2.cpp": "OK", "honest3.cpp": "OK", "honest_rlimit.cpp": "OK"}
+        "honest1.cpp": "OK", "honest2.cpp": "OK", "honest3.cpp": "OK", "honest_rlimit.cpp": "OK",
+        # nothing crosses, nothing stalls into SE (issue 28: tests/judge/test_crossing.py, test_deadlock.py)
+        "vfork_stall.cpp": "IDLE", "no_flush.py": "IDLE", "native.py": "OK", "honest4.cpp": "OK"}
 
 
 def forgery_rows(mode: str, work: Path) -> dict[str, dict]:
@@ -62,11 +66,28 @@ def forgery_rows(mode: str, work: Path) -> dict[str, dict]:
                                          "memfd.cpp": tf.MEMFD, "buffers.cpp": tf.BUFFERS, "tmpfs.cpp": tf.TMPFS,
                                          "honest2.cpp": tf.solver("/* 2 */"), "pid_probe.cpp": tf.PID_PROBE}, {}, work)
         rows.update(tf.run_mode(mode, slow, {"flood.cpp": tf.FLOOD, "honest3.cpp": tf.solver("/* 3 */")}, tf.QUICK, work))
+        rows.update(crossing_rows(mode, guess, work))
         pids = {ln for t in rows["pid_probe.cpp"]["stderr"] for ln in t.splitlines() if ln.startswith("pid ")}
         rows["pid_probe.cpp"]["stderr"].append(f"{'held' if len(pids) == 1 else 'LEAK'} pid-counter {len(pids)} pids")
         return rows
     finally:
         _remove_tree(base)
+
+
+def crossing_rows(mode: str, guess: Path, work: Path) -> dict[str, dict]:
+    """Channels from one sample to a later one (page cache, IPC ids), memory no limit counts, a
+    Python sample running native code, a stalled and a deadlocked program, an honest one after."""
+    rows = tf.run_mode(mode, guess, {
+        "publish_a.cpp": tc.program(tc.PUBLISH, "publish(0xA5C3);"), "consume_a.cpp": tc.program(tc.CONSUME, "consume();"),
+        "ipc_publish_40.cpp": tc.program(tc.IPC_PUBLISH, "publish_ipc(40);"),
+        "ipc_consume.cpp": tc.program(tc.IPC_CONSUME, "consume_ipc();"), "uncounted.cpp": tc.program(tc.UNCOUNTED, "hoard();"),
+        "native.py": tc.PY_NATIVE, "vfork_stall.cpp": td.VFORK_STALL, "no_flush.py": td.MISSING_FLUSH_PY,
+        "honest4.cpp": tf.solver("/* 4 */")}, tf.QUICK, work)
+    for name in ("consume_a.cpp", "ipc_consume.cpp"):  # what the reader got back: nothing
+        got = tc.decoded(rows[name])
+        nothing = bool(got) and all(x.startswith("decoded -1") or x == "ipc-id -1 queue 0" for x in got)
+        rows[name]["stderr"].append(f"{'held' if nothing else 'LEAK'} read-back {got[:1]}")
+    return rows
 
 
 def tally(rows: dict[str, dict]) -> tuple[int, int, list[str]]:

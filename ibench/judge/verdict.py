@@ -102,6 +102,7 @@ SPIN_RATIO = 0.2
 # the solver filled holds 64 KiB).
 FLOOD_BYTES = 4096
 
+THREAD_LIMIT_WORDS = "unable to create native thread"
 TESTLIB_EXIT = {0: Verdict.OK, 1: Verdict.WA, 2: Verdict.PE, 7: Verdict.OK, 8: Verdict.PE}
 
 
@@ -155,6 +156,11 @@ def _resources(r: "RunReport", cpu_ms: float, cpu_limit_ms: float, mem_kb: int,
         return Decision(Verdict.MLE, f"memory limit exceeded (allocation failed at {r.solver_peak_kb // 1024} MB "
                                      f"resident, limit {mem_kb // 1024} MB)")
     marker = next((m for m in oom_markers if m in r.solver_stderr_tail), None) if _crash(r.solver) else None
+    if marker is not None and THREAD_LIMIT_WORDS in r.solver_stderr_tail:
+        # The JVM's "OutOfMemoryError: unable to create native thread" is the process limit
+        # (judge.max_processes), not memory: a crash of the program's, named for what it is.
+        return Decision(Verdict.RE, "the program hit the process and thread limit (the runtime reported "
+                                    f"{THREAD_LIMIT_WORDS!r})")
     if marker is not None:
         # A managed runtime that enforces the limit itself (the JVM's heap cap, -Xmx) and says so
         # on the way out: the executor declares the words. A program that prints them and dies
@@ -232,7 +238,7 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
         eof_caused = solver_eof
     else:
         eof_caused = (it.exit_code == 8 or "unexpected end of file" in msg.lower() or "unexpected eof" in msg.lower()
-                      or bool(r.solver_exiting_at_interactor_exit))
+                      or bool(r.solver_exiting_at_interactor_exit) or bool(r.solver_output_closed_at_interactor_exit))
     decisive_rejection = inter_v in (Verdict.WA, Verdict.PE) and not eof_caused
 
     cpu_ms = r.solver_cpu_ms

@@ -114,3 +114,24 @@ def test_a_stalled_program_is_its_own_failure_and_a_deadlock_is_seen_in_both_mod
     # the deadlock look works in both modes (it reads the box's /proc/PID/syscall)
     no_flush = rows["no_flush.py"]
     assert no_flush["verdict"] == "IDLE" and "each waited to read the other" in no_flush["cases"][-1]["message"], no_flush
+
+
+# The solver closes its output before answering, then crashes or spins: the interactor rejects on
+# end of input, and the solver's own end decides (as the ICPC tools wait for it), not a WA taken
+# the moment the interactor gave up (it used to be killed then, so its crash never happened).
+CLOSES_THEN = "#include <bits/stdc++.h>\n#include <unistd.h>\nint main() { close(1); usleep(200000); BODY }\n"
+
+
+@pytest.mark.parametrize("body, verdict", [("abort();", "RE"), ("for (volatile long i = 0;; i++) {}", "TLE"),
+                                           ("return 0;", "PE")])  # ended cleanly: the interactor's word
+def test_after_its_output_ends_the_solvers_own_end_decides(body, verdict):
+    from ibench.judge import Judge, JudgeSettings
+    from ibench.tasks.load import load_task
+
+    base = public_dir("ibench-eof-")
+    try:
+        task = load_task(build_guess_task(base))
+        r = Judge(JudgeSettings()).judge(task, CLOSES_THEN.replace("BODY", body), "cpp", cases=task.cases[:1])
+        assert r.verdict.value == verdict, (r.verdict, r.message)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

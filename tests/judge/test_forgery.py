@@ -88,6 +88,8 @@ static void hoard() {
         c->cmsg_level = SOL_SOCKET; c->cmsg_type = SCM_RIGHTS; c->cmsg_len = CMSG_LEN(sizeof(int));
         memcpy(CMSG_DATA(c), &sv[0], sizeof(int));
         report("fd-in-flight", sendmsg(sv[1], &m, 0) == 1);
+    } else {
+        report("fd-in-flight", false, "no socket pair");  // refused in a box without --sockets
     }
     int p[2];
     if (pipe(p) == 0) report("pipe-resize", fcntl(p[1], F_SETPIPE_SZ, 1 << 20) >= (1 << 20));

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -228,7 +229,9 @@ class CompiledExecutor:
         ended on its own with an error code and said why. Only that is cached; a build the box
         stopped (its time, under load) or that died without a word (a judge-side failure) is
         not, or one bad moment would stay CE for that source forever."""
-        return (report is not None and report.solver.killed == "none" and report.solver.signal is None
+        if report is None:  # refused by the executor's own rule before any toolchain ran
+            return bool(message.strip())
+        return (report.solver.killed == "none" and report.solver.signal is None
                 and report.solver.exit_code not in (None, 0) and not report.oom_killed and bool(message.strip()))
 
     @staticmethod
@@ -240,10 +243,10 @@ class CompiledExecutor:
         """Why the box stopped the compiler, or None: its time (the supervisor's kill, or the
         kernel's SIGXCPU / SIGPROF backstops) or its memory (the cgroup's OOM kill, or the
         compiler's own words for it)."""
+        if report.oom_killed or report.solver.killed == "memory" or any(m in message for m in self.compile_oom_markers):
+            return "compiler ran out of memory"  # (without a memory cgroup the supervisor's resident-memory check)
         if report.solver.killed != "none" or report.solver.signal in (SIGXCPU, SIGPROF):
             return "compile time limit exceeded"
-        if report.oom_killed or any(m in message for m in self.compile_oom_markers):
-            return "compiler ran out of memory"
         return None
 
     @staticmethod
@@ -297,6 +300,45 @@ class CompiledExecutor:
                              solver_stderr=err)
         if r.setup_error or r.solver.exit_code != 0 or out.read_bytes() != b"ibench-ok":
             raise RuntimeError(f"{does_not_run} ({r.setup_error or r.solver.status_text}): {tail(err, 800).strip()}")
+
+
+def shared_libraries(files: list[Path]) -> list[str]:
+    """Every shared library the loader maps for ``files`` (ELF programs and extension modules),
+    the loader itself included, as the paths the loader opens them by."""
+    found: set[str] = set()
+    for i in range(0, len(files), 64):
+        try:
+            out = subprocess.run(["ldd", *map(str, files[i:i + 64])], capture_output=True, text=True, timeout=60).stdout
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        for line in out.splitlines():
+            words = line.split()
+            path = words[2] if len(words) >= 3 and words[1] == "=>" else words[0] if words else ""
+            if path.startswith("/") and os.path.exists(path):
+                found.add(path)
+    return sorted(found)
+
+
+def keep_resident(paths: list[str]) -> None:
+    """Read every file below ``paths`` into the page cache (asynchronously: the kernel's
+    readahead). A runtime's files are what every box of its language shares: with all their pages
+    resident from the judge's start, no sample finds a page uncached or makes one cached, and
+    none can evict one (fadvise is refused in the box; a slot's memory cgroup reclaims only what
+    it was charged, and these pages are charged to the judge). What is left is the host's own
+    memory pressure evicting a page later (docs/JUDGE.md, "Nothing crosses")."""
+    for top in paths:
+        for root, _dirs, files in os.walk(top) if os.path.isdir(top) else [(os.path.dirname(top), [], [os.path.basename(top)])]:
+            for name in files:
+                try:
+                    fd = os.open(os.path.join(root, name), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+                except OSError:
+                    continue
+                try:
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+                except OSError:
+                    pass
+                finally:
+                    os.close(fd)
 
 
 def is_elf(path: Path) -> bool:

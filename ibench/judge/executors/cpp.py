@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -20,6 +21,12 @@ from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key, dir_dige
 # objects and binary take, and without root (no memory cgroup) it is what bounds the RAM a
 # hostile compile can fill.
 COMPILE_BOX_KB = 256 * 1024
+# What a real compile needs (a template-heavy contest program at -O2 stays well under 1 GB); a
+# source that makes cc1plus grow past it is stopped there, not at 4 GB on every compiling slot.
+COMPILE_MEMORY_KB = 2 * 1024 * 1024
+# An #include naming a device or kernel file (/dev/zero, /dev/urandom, /proc/...): refused before
+# the compiler starts (the box holds /dev's few devices and its own /proc).
+DEVICE_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"][^>"]*(?:^|/)(?:dev|proc|sys)/[^>"]*[>"]', re.MULTILINE)
 
 
 @functools.lru_cache(maxsize=None)
@@ -176,6 +183,10 @@ class CppExecutor(CompiledExecutor):
 
     def build(self, src: Path, stage: Path, extra_sources: list[Path], include_dirs: list[Path], out: Path,
               stderr_file: Path) -> tuple[bool, str]:
+        device = DEVICE_INCLUDE.search(src.read_text(encoding="utf-8", errors="replace"))
+        if device:
+            # `#include "/dev/zero"` grows cc1plus to the compile's memory cap on every compiling slot
+            return False, f"solution.cpp: {device.group(0).strip()}: including a device or kernel file is refused"
         # The grader and the headers join the source in /src: `#include` of anything else finds nothing.
         inc_args: list[str] = []
         for i, d in enumerate(include_dirs):
@@ -191,7 +202,7 @@ class CppExecutor(CompiledExecutor):
         flags = list(self.flags) + self.link_flags + self.solution_link_flags() + (["-I", str(pch)] if pch else []) + inc_args
         report = self.box_run(Path(self.compiler), [*flags, self.sandbox.visible(src), *extra, "-o", "solution.bin"],
                               [*self.toolchain_binds(), *self.sandbox.stage_binds(stage)], stderr_file,
-                              argv0=self.compiler, solver_env=["TMPDIR=/tmp"], mem_kb=4 * 1024 * 1024,
+                              argv0=self.compiler, solver_env=["TMPDIR=/tmp"], mem_kb=COMPILE_MEMORY_KB,
                               fsize_kb=512 * 1024, box_kb=COMPILE_BOX_KB, export="solution.bin", out=out)
         message = head_and_tail(stderr_file, MESSAGE_TAIL).replace(self.sandbox.visible(stage) + "/", "")
         ok = self.exported(report, out)

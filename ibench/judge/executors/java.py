@@ -20,7 +20,7 @@ from pathlib import Path
 from ..outcome import CompileInfo
 from ..sandbox.host import runtime_dir
 from ..sandbox.run import tail
-from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, content_key, keep_resident, shared_libraries
 
 JAR_IN_BOX = "/prog/solution.jar"
 HELPER_IN_BOX = "/ibench-javac"
@@ -129,8 +129,9 @@ def find_jdk(javac: str) -> tuple[Path, Path, str]:
 
 
 def _outside_links(home: Path) -> list[str]:
-    """Where the JDK's own symlinks point outside it and /usr (Debian keeps its config in
-    /etc/java-N-openjdk): the box must hold those too. TLS certificates are left out."""
+    """Where the JDK's own symlinks point outside it (Debian keeps its config in
+    /etc/java-N-openjdk and some data under /usr/share): the box must hold those too, each target
+    itself. TLS certificates are left out."""
     found: set[str] = set()
     for sub in ("lib", "conf"):
         for root, _dirs, files in os.walk(home / sub):
@@ -139,10 +140,9 @@ def _outside_links(home: Path) -> list[str]:
                 if not os.path.islink(p):
                     continue
                 target = os.path.realpath(p)
-                if target.startswith(("/usr/", str(home) + "/", "/etc/ssl/")) or not os.path.exists(target):
+                if target.startswith((str(home) + "/", "/etc/ssl/")) or not os.path.exists(target):
                     continue
-                parts = Path(target).parts
-                found.add(str(Path(*parts[:3])) if len(parts) > 3 else os.path.dirname(target))
+                found.add(target)
     return sorted(found)
 
 
@@ -157,8 +157,15 @@ class JavaExecutor(CompiledExecutor):
         return identity
 
     def start(self) -> None:
-        paths = ["/usr", str(self.home), *_outside_links(self.home)]
-        self.runtime_binds = tuple((p, p) for p in dict.fromkeys(paths) if os.path.lexists(p))
+        # The box holds the JDK, what its links point at and exactly the shared libraries the JVM
+        # and its native libraries load: no other program of the host (no compiler, no shell).
+        libs = shared_libraries([self.java, *sorted((self.home / "lib").rglob("*.so"))])
+        binds = [(p, p) for p in dict.fromkeys([str(self.home), *_outside_links(self.home)]) if os.path.lexists(p)]
+        binds += [(os.path.realpath(p), p) for p in libs if not p.startswith(str(self.home) + "/")]
+        if os.path.exists("/etc/ld.so.cache"):
+            binds.append(("/etc/ld.so.cache", "/etc/ld.so.cache"))
+        self.runtime_binds = tuple(dict.fromkeys(binds))
+        keep_resident([host for host, _ in self.runtime_binds])
         self.helper_dir = self._build_helper()
         self.self_test('public class Main { public static void main(String[] a) { '
                        'System.out.print("ibench-ok"); } }\n',
@@ -201,7 +208,7 @@ class JavaExecutor(CompiledExecutor):
         return self.boxed_program(jar, info, (str(self.java), *RUN_FLAGS, "-jar"), JAR_IN_BOX, self.runtime_binds,
                                   runtime_threads=RUNTIME_THREADS, memory_headroom_kb=HEADROOM_MB * 1024,
                                   address_space=(2.0, ADDRESS_SPACE_EXTRA_KB), oom_markers=(OOM_MARKER, STACK_MARKER),
-                                  max_stack_kb=MAX_STACK_KB, sockets=True)
+                                  max_stack_kb=MAX_STACK_KB, sockets=True, host_libs=False)
 
     def staged(self, key: str, jar: Path, source: str) -> Path:
         return self.program_copy(key, ".jar", jar.read_bytes())
@@ -217,7 +224,7 @@ class JavaExecutor(CompiledExecutor):
                               [*self.runtime_binds, (str(self.helper_dir), HELPER_IN_BOX), *self.sandbox.stage_binds(stage)],
                               stderr_file, argv0=str(self.java), solver_env=["TMPDIR=/tmp"], mem_kb=3 * 1024 * 1024,
                               fsize_kb=256 * 1024, box_kb=256 * 1024, address_space_kb=12 * 1024 * 1024,
-                              export="solution.jar", out=out, sockets=True)
+                              export="solution.jar", out=out, sockets=True, host_libs=False)
         message = tail(stderr_file, MESSAGE_TAIL).replace("/Main.java", "Main.java")
         ok = self.exported(report, out)
         why = None if ok else self.box_stop(report, message)

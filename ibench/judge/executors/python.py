@@ -11,7 +11,7 @@ from pathlib import Path
 from ..outcome import CompileInfo
 from ..sandbox.run import head_and_tail
 from ..settings import JudgeSettings
-from .base import MESSAGE_TAIL, CompiledExecutor, Program, is_elf
+from .base import MESSAGE_TAIL, CompiledExecutor, Program, is_elf, keep_resident, shared_libraries
 
 DEFAULT_INTERPRETER = JudgeSettings.python  # the setting's default: it may fall back to other system paths
 SCRIPT_IN_BOX = "/prog/solution.py"
@@ -64,23 +64,6 @@ def _python3_library(interpreter: Path) -> list[str]:
     return [p.strip() for p in out[1:] if p.strip() and "-packages" not in p and os.path.isdir(p.strip())]
 
 
-def shared_libraries(files: list[Path]) -> list[str]:
-    """Every shared library the loader maps for ``files`` (ELF programs and extension modules),
-    the loader itself included, as the paths the loader opens them by."""
-    found: set[str] = set()
-    for i in range(0, len(files), 64):
-        try:
-            out = subprocess.run(["ldd", *map(str, files[i:i + 64])], capture_output=True, text=True, timeout=60).stdout
-        except (OSError, subprocess.TimeoutExpired):
-            continue
-        for line in out.splitlines():
-            words = line.split()
-            path = words[2] if len(words) >= 3 and words[1] == "=>" else words[0] if words else ""
-            if path.startswith("/") and os.path.exists(path):
-                found.add(path)
-    return sorted(found)
-
-
 # A Python sample runs Python: with ctypes it could call machine code it wrote into memory (the
 # box's /tmp and working dir are noexec, and it holds no compiler or shell), so the module's
 # native half is covered by an empty file and `import ctypes` fails.
@@ -109,6 +92,7 @@ class PythonExecutor(CompiledExecutor):
             binds.append(("/etc/ld.so.cache", "/etc/ld.so.cache"))
         binds += [("/dev/null", str(m)) for m in modules if m.name.split(".")[0] in NATIVE_BRIDGES]
         self.runtime_binds = tuple(dict.fromkeys(binds))
+        keep_resident([host for host, _ in self.runtime_binds])
 
     def program(self, script: Path | None, info: CompileInfo) -> Program:
         return self.boxed_program(script, info, (str(self.interpreter), *FLAGS, "-c", _RUN_SCRIPT), SCRIPT_IN_BOX,

@@ -108,6 +108,8 @@ class RunReport:
     solver_runnable_at_kill: bool | None = None  # scheduler state when the judge ended it
     interactor_runnable_at_kill: bool | None = None
     solver_exiting_at_interactor_exit: bool | None = None  # had the solver begun to exit by then?
+    # had the solver closed its output (the interactor's input had no writer left) by then?
+    solver_output_closed_at_interactor_exit: bool | None = None
     setup_error: str = ""
     sandbox: str = ""
     prefill: str = ""  # with a prefill: "direct" (written into the pipe) or "relay" (too big for it)
@@ -188,6 +190,7 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         solver_runnable_at_kill=flag("solver_runnable_at_kill"),
         interactor_runnable_at_kill=flag("interactor_runnable_at_kill"),
         solver_exiting_at_interactor_exit=flag("solver_exiting_at_interactor_exit"),
+        solver_output_closed_at_interactor_exit=flag("solver_output_closed_at_interactor_exit"),
         setup_error=get("setup_error", ""),
         sandbox=sandbox,
         prefill=get("prefill", ""),

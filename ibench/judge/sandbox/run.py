@@ -15,6 +15,8 @@ from .host import Isolation, Slot, acquire_slot, busy_slots, detect_isolation, r
 from .messages import RunReport, RunRequest, parse_report
 
 SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
+MAX_BINDS = 256  # supervisor.c's MAX_BINDS
+MAX_LIST = 64  # supervisor.c's MAX_LIST: arguments and environment entries of each side
 
 def build_supervisor(cache_dir: Path) -> Path:
     """Compile the supervisor once per machine (keyed by its source), atomically."""
@@ -191,6 +193,10 @@ class Sandbox:
                     interactor_stderr: Path | None, epoch: int) -> list[str]:
         """The request's arguments but for its per-case files (RunRequest.VARYING)."""
         iso = self.isolation
+        for name in ("solver_args", "solver_env", "interactor_args", "interactor_env"):
+            if len(getattr(req, name)) > MAX_LIST:  # the supervisor would drop the rest
+                raise RuntimeError(f"RunRequest.{name}: {len(getattr(req, name))} entries; the supervisor takes "
+                                   f"at most {MAX_LIST}")
         args = ["--solver", _abs(req.solver), "--solver-dir", _abs(scratch),
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
                 "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms),
@@ -223,6 +229,8 @@ class Sandbox:
                 args += ["--box-kb", str(req.box_kb)]
             binds = [(p, p) for p in (runtime_binds() if req.host_libs else ())] + \
                 [(_abs(h), inside) for h, inside in req.binds]
+            if len(dict.fromkeys(binds)) > MAX_BINDS:  # the supervisor would drop the rest
+                raise RuntimeError(f"a box of {len(binds)} binds: the supervisor takes at most {MAX_BINDS}")
             for host, inside in dict.fromkeys(binds):
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.sockets:

@@ -72,7 +72,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_LIST 64
+#define MAX_LIST 64   /* arguments and environment entries (sandbox/run.py refuses more) */
+#define MAX_BINDS 256 /* --bind entries (sandbox/run.py refuses more) */
 
 struct options {
     int interactive;
@@ -100,7 +101,7 @@ struct options {
     long wall_hard_ms;
     int box, userns, landlock;
     int sockets;                /* a runtime that needs AF_UNIX sockets (the JVM's socketpair at start) */
-    const char *bind_src[MAX_LIST], *bind_dst[MAX_LIST];
+    const char *bind_src[MAX_BINDS], *bind_dst[MAX_BINDS];
     int n_bind;
     const char *workdir;        /* the solver's working dir inside the box */
     const char *export_name;    /* a file of the working dir handed back after the run */
@@ -1724,7 +1725,7 @@ static int run_case(int argc, char **argv) {
         else if (ARG("--sarg")) { if (opt.n_solver_args < MAX_LIST) opt.solver_args[opt.n_solver_args++] = v; }
         else if (ARG("--senv")) { if (opt.n_solver_env < MAX_LIST) opt.solver_env[opt.n_solver_env++] = v; }
         else if (ARG("--bind")) {
-            if (opt.n_bind < MAX_LIST) { opt.bind_src[opt.n_bind] = opt.bind_dst[opt.n_bind] = v; opt.n_bind++; }
+            if (opt.n_bind < MAX_BINDS) { opt.bind_src[opt.n_bind] = opt.bind_dst[opt.n_bind] = v; opt.n_bind++; }
         }
         else if (ARG("--bind-at")) { if (opt.n_bind > 0) opt.bind_dst[opt.n_bind - 1] = v; }
         else if (ARG("--workdir")) opt.workdir = v;
@@ -1984,7 +1985,7 @@ static int run_case(int argc, char **argv) {
     long long sol_cpu_at_inter_exit = -1;
     int wall_timeout = 0;
     int sol_runnable_at_kill = -1, inter_runnable_at_kill = -1, sol_exiting_at_inter_exit = -1;
-    int sol_output_pending = -1, sol_blocked_writing = -1;
+    int sol_output_pending = -1, sol_blocked_writing = -1, sol_output_closed = -1;
     int inter_term_sent = 0;
     long hard_deadline = sol_start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
     long starve_deadline = sol_start + 4 * (hard_deadline - sol_start);
@@ -2060,6 +2061,9 @@ static int run_case(int argc, char **argv) {
                 if (p <= 0) break;
                 if (p == relay_pid) relay_pid = 0;  /* reaped: its pid is no longer ours to kill */
                 if (itr.pid && p == itr.pid && pending_fd >= 0) {
+                    /* Had the solver closed its output (no writer left on the interactor's input)? */
+                    struct pollfd q = {pending_fd, POLLIN, 0};
+                    sol_output_closed = poll(&q, 1, 0) > 0 && (q.revents & POLLHUP) ? 1 : 0;
                     close(pending_fd);
                     pending_fd = -1;
                 }
@@ -2113,6 +2117,10 @@ static int run_case(int argc, char **argv) {
                             timerfd_settime(tfd, TFD_TIMER_ABSTIME, &its, NULL);
                         }
                         grace_phase = 1;
+                    } else if (sol_output_closed == 1) {
+                        /* It rejected what ended with the solver's output: the solver's own end
+                         * decides (a crash is RE, a spin TLE), as the ICPC tools wait for it. It
+                         * runs on within its limits; the clock and its CPU check stop it. */
                     } else if (!sol.killed) {
                         /* The interactor has given its verdict: stop the solver at once. */
                         sol.killed = 1;
@@ -2295,6 +2303,7 @@ static int run_case(int argc, char **argv) {
     if (sol_exiting_at_inter_exit >= 0) printf("solver_exiting_at_interactor_exit=%d\n", sol_exiting_at_inter_exit);
     if (inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", inter_runnable_at_kill);
     if (sol_output_pending >= 0) printf("solver_output_pending=%d\n", sol_output_pending);
+    if (sol_output_closed >= 0) printf("solver_output_closed_at_interactor_exit=%d\n", sol_output_closed);
     if (rss_at_kill_kb >= 0) printf("solver_rss_at_kill_kb=%lld\n", rss_at_kill_kb);
     if (sol_blocked_writing >= 0) printf("solver_blocked_writing=%d\n", sol_blocked_writing);
     if (prefill_how) printf("prefill=%s\nprefill_bytes=%lld\n", prefill_how, prefill_bytes);
