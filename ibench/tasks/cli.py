@@ -18,6 +18,7 @@ from pathlib import Path
 
 from .errors import TaskError
 from .load import TaskReport, find_task_dirs, inspect_task
+from .scaffold import DEFAULT_USER_TASKS, USER_TASKS_ENV
 from .model import InteractorMode, TaskKind
 
 # Subcommands implemented by ibench.tasks.importers.<module>.main(argv); loaded only when used.
@@ -41,7 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("new", help="scaffold a task folder from commented templates")
     p.add_argument("name", help="the task id, also the folder name")
-    p.add_argument("--dir", type=Path, default=Path("tasks"), help="where to create it (default: tasks)")
+    p.add_argument("--dir", type=Path, default=None,
+                   help=f"where to create it (default: ${USER_TASKS_ENV}, else ./{DEFAULT_USER_TASKS})")
     p.add_argument("--kind", choices=[k.value for k in TaskKind], default=TaskKind.INTERACTIVE.value)
     p.add_argument("--mode", choices=[m.value for m in InteractorMode], default=InteractorMode.NON_ADAPTIVE.value,
                    help="interactor mode (interactive and grader kinds)")

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,16 +90,11 @@ def user_tasks_dir() -> Path:
     return Path(os.environ.get(USER_TASKS_ENV) or DEFAULT_USER_TASKS)
 
 
-def _dir_given_on_command_line() -> bool:
-    return any(a == "--dir" or a.startswith("--dir=") for a in sys.argv[1:])
-
-
 def create_task(name: str, directory: str | Path | None = None, kind: str = "interactive",
                 mode: str = "non_adaptive") -> ScaffoldResult:
     """Write a new task folder ``directory/name`` (default: :func:`user_tasks_dir`); refuses to
-    touch an existing one. ``python -m ibench.tasks new NAME`` without ``--dir`` (whose parser
-    passes ``tasks``) writes to the user's folder too; ``--dir tasks`` adds to the bundled set."""
-    if directory is None or (Path(directory) == Path("tasks") and not _dir_given_on_command_line()):
+    touch an existing one. ``--dir tasks`` adds to the bundled set."""
+    if directory is None:
         directory = user_tasks_dir()
     if not NAME_PATTERN.fullmatch(name):
         raise ValueError(f"task name {name!r} is not usable as a folder name; expected letters, digits, '_', '.', '-'")

@@ -55,3 +55,12 @@ def test_a_fresh_task_passes_the_probe_category_b(tmp_path):
                            "--out", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "3/3" in proc.stdout and "Category B compliance: 1/1 tasks" in proc.stdout, proc.stdout[-2000:]
+
+
+def test_tasks_new_help_names_its_real_default_folder():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "ibench.tasks", "new", "--help"], capture_output=True, text=True,
+                         check=True).stdout
+    assert "$IBENCH_USER_TASKS, else ./my-tasks" in " ".join(out.split()), out
