@@ -2,9 +2,9 @@
 two installs, a test run and an evaluation on one node would be), judging a mix of a task's
 known solutions (accepted, wrong, too slow, idle, hostile) for a fixed number of samples.
 
-Prints, per process and in all: crashes (a process that died or raised), SE verdicts, verdicts
-that differ from the solution's expected one (the task's expected.json: a flip), and samples a
-second. Run as root for the full picture (slot uids and cgroups are the host's only as root).
+First each solution is judged once by one judge alone (the solo run). Then prints, per process
+and in all: crashes (a process that died or raised), SE verdicts, verdicts that differ from the
+solo run's (a flip), and samples a second. Run as root for the full picture (slot uids and cgroups are the host's only as root).
 
     python scripts/bench_concurrent.py --procs 4 --samples 500
     python scripts/bench_concurrent.py --procs 4 --samples 60 --task tasks/guess-the-number --cases 3
@@ -47,13 +47,23 @@ for name in spec["order"]:
 """
 
 
-def plan(task: Path, samples: int, seed: int) -> tuple[list[str], dict[str, set[str]]]:
+def plan(task: Path, samples: int, seed: int) -> list[str]:
+    """The samples: the task's known solutions of the interactive variant, drawn at random."""
     expected = json.loads((task / "solutions" / "expected.json").read_text())
-    accepts = {name: set(e.get("accepts") or [e["expected"], e.get("expected_early_exit") or e["expected"]])
-               for name, e in expected.items() if (task / "solutions" / name).exists()}
+    names = sorted(name for name, e in expected.items()
+                   if (task / "solutions" / name).exists() and e.get("variant", "interactive") == "interactive")
     rng = random.Random(seed)
-    names = sorted(accepts)
-    return [rng.choice(names) for _ in range(samples)], accepts
+    return [rng.choice(names) for _ in range(samples)]
+
+
+def launch(spec: dict, runtime_dir: Path) -> subprocess.Popen:
+    env = {**os.environ, "IBENCH_RUNTIME_DIR": str(runtime_dir), "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-c", WORKER, json.dumps(spec)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env)
+
+
+def rows_of(out: str) -> list[dict]:
+    return [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]
 
 
 def main() -> int:
@@ -64,26 +74,32 @@ def main() -> int:
     ap.add_argument("--cases", type=int, default=2, help="cases of each pool per sample")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
-    order, accepts = plan(args.task.resolve(), args.samples, args.seed)
+    order = plan(args.task.resolve(), args.samples, args.seed)
+    dirs = [Path(tempfile.mkdtemp(prefix=f"ibench-rt{i}-")) for i in range(args.procs + 1)]
+    # The solo run: each solution once, one judge alone; a flip is a verdict that differs from it.
+    t_solo = time.perf_counter()
+    solo_out, solo_err = launch({"task": str(args.task.resolve()), "order": sorted(set(order)), "cases": args.cases},
+                                dirs[-1]).communicate()
+    solo = {r["solution"]: r["verdict"] for r in rows_of(solo_out)}
+    if len(solo) < len(set(order)) or any(v in ("CRASH", "SE") for v in solo.values()):
+        print(f"the solo run did not judge every solution cleanly: {solo}\n{solo_err[-1500:]}")
+        return 1
+    print(f"solo run: {len(solo)} solutions in {time.perf_counter() - t_solo:.0f} s")
+    accepts = {name: {v} for name, v in solo.items()}
     share = [order[i::args.procs] for i in range(args.procs)]
-    dirs = [Path(tempfile.mkdtemp(prefix=f"ibench-rt{i}-")) for i in range(args.procs)]
     t0 = time.perf_counter()
-    procs = []
-    for i, part in enumerate(share):
-        spec = {"task": str(args.task.resolve()), "order": part, "cases": args.cases}
-        env = {**os.environ, "IBENCH_RUNTIME_DIR": str(dirs[i]), "PYTHONPATH": str(ROOT)}
-        procs.append(subprocess.Popen([sys.executable, "-c", WORKER, json.dumps(spec)], stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, env=env))
+    procs = [launch({"task": str(args.task.resolve()), "order": part, "cases": args.cases}, dirs[i])
+             for i, part in enumerate(share)]
     totals = {"samples": 0, "crashes": 0, "se": 0, "flips": 0}
     flips: list[str] = []
     print(f"{'proc':>4} {'samples':>8} {'crashes':>8} {'SE':>4} {'flips':>6} {'exit':>5}")
     for i, p in enumerate(procs):
         out, err = p.communicate()
-        rows = [json.loads(line[4:]) for line in out.splitlines() if line.startswith("ROW ")]
+        rows = rows_of(out)
         crashes = sum(r["verdict"] == "CRASH" for r in rows) + (len(rows) < len(share[i]))
         se = sum(r["verdict"] == "SE" for r in rows)
         bad = [r for r in rows if r["verdict"] not in accepts[r["solution"]] and r["verdict"] not in ("CRASH", "SE")]
-        flips += [f"proc {i}: {r['solution']}: {r['verdict']} (expected {'/'.join(sorted(accepts[r['solution']]))}): "
+        flips += [f"proc {i}: {r['solution']}: {r['verdict']} (alone: {'/'.join(sorted(accepts[r['solution']]))}): "
                   f"{r['message']}" for r in bad]
         print(f"{i:>4} {len(rows):>8} {crashes:>8} {se:>4} {len(bad):>6} {p.returncode:>5}")
         if p.returncode != 0 or len(rows) < len(share[i]):
