@@ -15,26 +15,14 @@ from pathlib import Path
 import pytest
 from judge_fixtures import ACCEPT, build_guess_task, guess_task_with, make_public, public_dir, solver
 from test_forgery import run_mode
+from test_python_executor import SEARCH
 
 from ibench.judge import Verdict
 
 GUESS = Path(__file__).resolve().parents[2] / "tasks" / "guess-the-number"
 
-MISSING_FLUSH_PY = """\
-import sys
-lo, hi = 1, 1000
-while lo < hi:
-    m = (lo + hi) // 2
-    sys.stdout.write(f"? {m}\\n")          # buffered, never flushed: the interactor never sees it
-    r = sys.stdin.readline().strip()
-    if r == "=":
-        lo = hi = m
-    elif r == "<":
-        lo = m + 1
-    else:
-        hi = m - 1
-print(f"! {lo}")
-"""
+# The honest search with its queries left in Python's buffer (a pipe is block-buffered)
+MISSING_FLUSH_PY = SEARCH.replace('print("?", m, flush=True)', 'print("?", m)')
 
 # Sleeps 1.5 s (no CPU) before each of its first two queries, then answers correctly: blocked,
 # but on a clock, not on the interactor.
