@@ -219,3 +219,13 @@ def test_a_python_sample_runs_only_python(mode, task, tmp_path):
     lines = [line for t in r["stderr"] for line in t.splitlines() if line.startswith(("LEAK", "held"))]
     assert len(lines) >= 10 and not [line for line in lines if line.startswith("LEAK")], (mode, lines)
     assert r["verdict"] == "OK", (mode, r)
+
+
+def test_the_sandbox_line_says_which_kernel_memory_bounds_hold():
+    """Without a memory cgroup (user-namespace mode) the launch's sandbox line names what bounds
+    the kernel memory no process limit counts; with one, the cgroup does."""
+    from ibench.judge.sandbox.host import Isolation
+
+    userns = Isolation("userns", "none", True).bounds
+    assert "no SysV or mq objects, no xattrs, no sockets but the JVM's" in userns and "4096 inodes" in userns
+    assert "by the slot's cgroup" in Isolation("root", "v1", True).bounds

@@ -65,7 +65,12 @@ class Isolation:
         cpu = "exact rusage of every process, reaped and summed" + ("" if self.box else " by the supervisor")
         writes = "" if self.box else ("; writes: Landlock, working dir only" if self.landlock
                                       else "; writes: the slot uid's permissions")
-        return f"bounds: memory by {mem}; CPU by {cpu}; processes by RLIMIT_NPROC{writes}"
+        # Kernel memory outside every process that no cgroup counts here: what bounds it
+        kernel = ("; kernel memory: no SysV or mq objects, no xattrs, no sockets but the JVM's (seccomp), "
+                  "4096 inodes per box tmpfs" if self.box else
+                  "; kernel memory: no SysV or mq objects, no xattrs, no sockets but the JVM's (seccomp); "
+                  "files in the working dir unbounded in number")
+        return f"bounds: memory by {mem}; CPU by {cpu}; processes by RLIMIT_NPROC{writes}{kernel}"
 
     @property
     def isolated(self) -> bool:
