@@ -20,8 +20,8 @@ MAX_LIST = 64  # supervisor.c's MAX_LIST: arguments and environment entries of e
 
 def build_supervisor(cache_dir: Path) -> Path:
     """Compile the supervisor once per machine (keyed by its source), atomically."""
-    # the source and the headers it includes from its own folder
-    parts = [SUPERVISOR_SRC, *sorted(SUPERVISOR_SRC.parent.glob("*.h"))]
+    # the source and the parts it includes from its own folder (one translation unit)
+    parts = sorted(SUPERVISOR_SRC.parent.glob("*.[ch]"))
     key = hashlib.sha256(b"".join(p.name.encode() + b"\0" + p.read_bytes() for p in parts)).hexdigest()[:16]
     out = cache_dir / "supervisor" / f"supervisor-{key}"
     if out.exists():
