@@ -243,7 +243,8 @@ def test_feedback_is_bounded_and_names_what_failed(tasks_dir):
     from ibench.tasks.load import load_task
 
     task = load_task(tasks_dir / "rotated-array-minimum")
-    fb = FeedbackSettings(tail_chars=50, message_chars=200, max_chars=2000, judge_message=True)  # bounds: all parts on
+    fb = FeedbackSettings(tail_chars=50, message_chars=200, max_chars=2000, judge_message=True,
+                          figures="exact")  # bounds: all parts on
     case = {"case": "004", "verdict": "QLE", "message": "x" * 5000, "cpu_ms": 12.0, "peak_kb": 2048,
             "queries": 31, "query_limit": 30, "solver_exit": "exit 0",
             "solver_to_judge_tail": "? 1\n" * 1000, "judge_to_solver_tail": "5\n" * 1000, "solver_stderr_tail": ""}
