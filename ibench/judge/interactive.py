@@ -23,6 +23,7 @@ from .verdict import Decision, Verdict, decide_interactive, verdict_message
 _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
 _LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
 _EOF = re.compile(rb"^ibench_solver_eof=([01])\s*$", re.M)
+ICPC_EOF_WORDS = re.compile(r"\beof\b|end of (the )?(file|input|output)", re.I)
 MESSAGE_LIMIT = 1000
 STDERR_READ = 64 * 1024  # testlib cuts its messages at 32,000 characters
 
@@ -289,9 +290,15 @@ class InteractiveGrader:
             r, message, icpc_score = interactor_outcome(r, tout.parent / FEEDBACK_DIR, tout.parent / EXIT_FILE, message)
         log = read_interactor_log(tout)
         queries, query_limit = log.queries, log.query_limit
+        solver_eof = log.solver_eof
+        if task.contract == "icpc" and solver_eof is None:
+            # A validator does not say whether the solver's output ending caused its rejection but
+            # in its message; the exit order cannot (the solver may end on the input the validator
+            # closed before the validator's wrapper is reaped), so its words decide, the same each time.
+            solver_eof = bool(ICPC_EOF_WORDS.search(message))
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
                                grace_ms=self.settings.grace_ms, interactor_message=message,
-                               queries=queries, query_limit=query_limit, solver_eof=log.solver_eof,
+                               queries=queries, query_limit=query_limit, solver_eof=solver_eof,
                                oom_markers=solver.oom_markers)
         if d.verdict is Verdict.OK and checker is not None and task.contract != "icpc":
             d = check_interactor_output(checker, case, tout, self.settings.interactor_memory_mb)

@@ -238,7 +238,10 @@ def decide_interactive(r: "RunReport", *, cpu_limit_ms: float, mem_kb: int, wall
         eof_caused = solver_eof
     else:
         eof_caused = (it.exit_code == 8 or "unexpected end of file" in msg.lower() or "unexpected eof" in msg.lower()
-                      or bool(r.solver_exiting_at_interactor_exit) or bool(r.solver_output_closed_at_interactor_exit))
+                      or bool(r.solver_exiting_at_interactor_exit))
+        # (solver_output_closed_at_interactor_exit is not read as a cause: a solver whose input the
+        # interactor closed on rejecting may end, and close its output, before the interactor is
+        # reaped; the supervisor only lets such a solver run on to its own end)
     decisive_rejection = inter_v in (Verdict.WA, Verdict.PE) and not eof_caused
 
     cpu_ms = r.solver_cpu_ms

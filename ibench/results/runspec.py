@@ -87,15 +87,29 @@ def code_version() -> str:
         return "unknown"
 
 
+def _version_command(setting: str, value: str) -> tuple[str, list[str]]:
+    """(the record's name for it, the command printing its version) of the toolchain that the
+    judge setting ``setting`` (a language's ``toolchain``, ibench/languages.py) names ``value``."""
+    if setting == "compiler":
+        return Path(value).name, [value, "--version"]
+    if setting == "javac":  # the JVM that runs the programs, beside that javac
+        java = str(Path(value).with_name("java")) if "/" in value else "java"
+        return "java", [java, "-version"]
+    tool = setting if value == "auto" else value
+    return setting, [tool, "version" if setting == "go" else "--version"]
+
+
 def toolchains(judge: Any) -> dict[str, str | None]:
-    """The first line of each toolchain's version, as the judge settings name them (None: not found)."""
-    go = getattr(judge, "go", "go")
-    return {"g++": _first_line([getattr(judge, "compiler", "g++"), "--version"]),
-            "java": _first_line([str(Path(getattr(judge, "javac", "javac")).with_name("java")), "-version"])
-            if "/" in str(getattr(judge, "javac", "javac")) else _first_line(["java", "-version"]),
-            "go": _first_line(["go" if go == "auto" else go, "version"]),
-            "python": _first_line([getattr(judge, "python", sys.executable), "--version"]),
-            "driver_python": sys.version.split()[0]}
+    """The first line of each language's toolchain version, as the judge settings name them (None:
+    not found), and the driver's own Python."""
+    from ibench.languages import LANGUAGES
+
+    out: dict[str, str | None] = {}
+    for lang in LANGUAGES.values():
+        name, command = _version_command(lang.toolchain, str(getattr(judge, lang.toolchain, lang.toolchain)))
+        out[name] = _first_line(command)
+    out["driver_python"] = sys.version.split()[0]
+    return out
 
 
 def build(spec: Any, identity: Mapping[str, Any], keys: Mapping[str, str], tasks: Iterable[Any],

@@ -12,15 +12,17 @@ import os
 from pathlib import Path
 
 from ibench.judge import Judge, Verdict
+from ibench.languages import LANGUAGES as _LANGUAGES
 from ibench.judge.sandbox import RunRequest
 from ibench.judge.verdict import decide_batch_run
 
 from .schema import CommandRunStatus, RunStatus
 from .settings import ServeSettings
 
-# SandboxFusion's language names (verl sends these) -> ibench's executors
-LANGUAGES = {"cpp": "cpp", "python": "python", "python3": "python", "java": "java", "go": "go"}
-COMPILED = ("cpp", "java", "go")
+# SandboxFusion's language names (verl sends these) -> ibench's executors: each ibench language
+# by its name, and SandboxFusion's "python3" (an alias in ibench/languages.py too)
+LANGUAGES = {name: name for name in _LANGUAGES} | {alias: lang.name for lang in _LANGUAGES.values()
+                                                  for alias in lang.aliases if alias == "python3"}
 
 
 def _read(path: Path, limit: int) -> tuple[str, bool]:
@@ -47,9 +49,10 @@ def run_code(judge: Judge, settings: ServeSettings, req: dict) -> dict:
         return _failed("files and fetch_files are not supported: the program reads stdin and writes stdout")
     stdin = (req.get("stdin") or "").encode()
     judge.sandbox.new_sample()
-    prog = judge.executor(language).compile_untrusted(req["code"], [], [])
+    executor = judge.executor(language)
+    prog = executor.compile_untrusted(req["code"], [], [])
     compile_result = None
-    if prog.binary is None or language in COMPILED:
+    if prog.binary is None or executor.what == "compile":  # a real compile step (not Python's syntax check)
         compile_result = {"status": CommandRunStatus.Finished.value, "execution_time": round(prog.info.ms / 1000, 4),
                           "return_code": 0 if prog.binary is not None else 1, "stdout": "",
                           "stderr": prog.info.message[-lim.max_stdout_bytes:]}

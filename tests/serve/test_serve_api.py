@@ -49,6 +49,8 @@ def service(tmp_path_factory):
         limits=LimitSettings(max_batch=4, max_pending=4, max_source_bytes=64 << 10, max_inline_cases=3,
                              max_body_bytes=256 << 10, retry_after_s=3))
     assert settings.problems() == []
+    if ray.is_initialized():  # an earlier module's local Ray (tests/pipeline's session one): Serve gets its own
+        ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         serve.start(http_options={"host": "127.0.0.1", "port": port})

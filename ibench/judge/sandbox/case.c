@@ -94,9 +94,8 @@ static long phase_at[8];
 static int phases_on = -1;
 #define PHASE(i) (phase_at[i] = now_us())
 
-static int run_case(int argc, char **argv) {
-    if (phases_on < 0) phases_on = getenv("IBENCH_SUPERVISOR_PHASES") != NULL;
-    PHASE(0);
+/* One request's arguments into `opt` (a bad one ends the process: the judge sent it), checked. */
+static void parse_case_args(int argc, char **argv) {
     opt = DEFAULTS;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
@@ -169,6 +168,12 @@ static int run_case(int argc, char **argv) {
         errno = EINVAL;
         die("--workdir must be absolute and --export a plain file name");
     }
+}
+
+static int run_case(int argc, char **argv) {
+    if (phases_on < 0) phases_on = getenv("IBENCH_SUPERVISOR_PHASES") != NULL;
+    PHASE(0);
+    parse_case_args(argc, argv);
     if (server_mode && opt.box && opt.net_epoch >= 0 && opt.net_epoch != server_net_epoch) enter_epoch();
     if (server_mode) set_cpu(opt.cpu);  /* the interactor (and a one-case box) forked below inherit it */
 
