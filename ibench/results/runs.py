@@ -9,7 +9,8 @@
 - ``study RUN...`` — the paper's studies (:mod:`ibench.results.study`); ``sweep DIR...`` —
   pass@k against a swept setting (:mod:`ibench.results.sweep`); ``view RUN...`` — the results
   viewer (:mod:`ibench.results.viewer`); ``behaviors RUN... judge_model=...`` — reasoning
-  behaviors (:mod:`ibench.results.behaviors`).
+  behaviors (:mod:`ibench.results.behaviors`); ``analyse WHAT RUN...``, ``rejudge RUN`` and
+  ``familiarity RUN`` — the analyses of runs on disk (:mod:`ibench.results.analyses`).
 """
 
 from __future__ import annotations
@@ -414,23 +415,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                    add_help=False)
     sub.add_parser("behaviors", help="reasoning-behavior analysis with a judge model "
                                      "(python -m ibench.results behaviors -h)", add_help=False)
+    from ibench.results.analyses.cli import ANALYSES
+
+    sub.add_parser("analyse", help=f"analyses of runs on disk: {' | '.join(ANALYSES)} | all "
+                                   "(python -m ibench.results analyse -h; docs/ANALYSES.md)", add_help=False)
+    sub.add_parser("rejudge", help="judge a run's stored samples again K times: flips per verdict, the judge's "
+                                   "stability (python -m ibench.results rejudge -h)", add_help=False)
+    sub.add_parser("familiarity", help="the model's log-probabilities of each statement and known solution "
+                                       "against pass@1 (python -m ibench.results familiarity -h)", add_help=False)
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["view"]:
-        from ibench.results.viewer import main as view_main
+    commands = {"view": "ibench.results.viewer", "behaviors": "ibench.results.behaviors",
+                "sweep": "ibench.results.sweep", "study": "ibench.results.study",
+                "analyse": "ibench.results.analyses.cli", "rejudge": "ibench.results.analyses.rejudge",
+                "familiarity": "ibench.results.analyses.familiarity"}
+    if argv[:1] and argv[0] in commands:  # a command with a parser of its own
+        import importlib
 
-        return view_main(argv[1:])
-    if argv[:1] == ["behaviors"]:
-        from ibench.results.behaviors import main as behaviors_main
-
-        return behaviors_main(argv[1:])
-    if argv[:1] == ["sweep"]:
-        from ibench.results.sweep import main as sweep_main
-
-        return sweep_main(argv[1:])
-    if argv[:1] == ["study"]:
-        from ibench.results.study import main as study_main
-
-        return study_main(argv[1:])
+        return int(importlib.import_module(commands[argv[0]]).main(argv[1:]))
     args = ap.parse_args(argv)
     try:
         if args.cmd == "show":
