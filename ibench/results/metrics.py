@@ -87,6 +87,9 @@ class RunSummary:
     # refine@r and the failure composition among the still-unsolved. The pass@k above count
     # first attempts only.
     refine: list[dict] = field(default_factory=list)
+    # What the run spent (ibench.results.cost.run_cost): tokens, generation and judge seconds, in
+    # total, per sample and per solved task; money where conf/prices.yaml prices the model.
+    cost: dict = field(default_factory=dict)
 
     def flat(self) -> dict[str, float | int | None]:
         """Flat ``name -> value`` metrics (W&B summary, CSV)."""
@@ -105,6 +108,9 @@ class RunSummary:
             out[f"failures/{label}"] = frac
         for row in self.refine:
             out[f"refine@{row['round']}"] = row["refine@k"]
+        for key, value in self.cost.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                out[f"cost/{key}"] = value
         return out
 
     def to_dict(self) -> dict:
@@ -134,7 +140,7 @@ class RunSummary:
                    failure_composition=dict(d.get("failure_composition", {})), n_failed=int(d.get("n_failed", 0)),
                    tasks=tasks, confidence=float(d.get("confidence", 0.95)), bootstrap=int(d.get("bootstrap", 1000)),
                    warnings=list(d.get("warnings", [])), meta=dict(d.get("meta", {})),
-                   refine=[dict(r) for r in d.get("refine", [])])
+                   refine=[dict(r) for r in d.get("refine", [])], cost=dict(d.get("cost") or {}))
 
 
 def task_stats(task: Task, verdicts: Sequence[str], ks: Iterable[int]) -> TaskStats:

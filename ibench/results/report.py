@@ -14,6 +14,8 @@ Files written under the run folder::
     failure_composition.csv failure composition (label, count, fraction), then a row SE with the judge
                             errors' count (counted as failed in pass@k, not part of the fractions)
     refine.csv              with refinement rounds: refine@k and the still-unsolved's failures per round
+    cost.csv                what the run spent (ibench.results.cost): one row per figure, its total, per
+                            sample and per solved task (also in summary.json ``cost``)
     plots/pass_at_k_by_difficulty.png|.pdf, plots/failure_composition.png|.pdf (figstyle)
 
 Tables and figures show only what has data: no pass@k with k above the samples per task, no
@@ -85,6 +87,14 @@ def write_files(s: RunSummary, out_dir: str | Path, plots: bool = True) -> dict[
                  schema={"label": pl.String, "count": pl.Int64, "fraction": pl.Float64}
                  ).write_csv(files["failure_composition_csv"])
     failing_samples(out).write_csv(files["failures_csv"])
+    if s.cost:
+        from ibench.results.cost import TOTALS
+
+        files["cost_csv"] = out / "cost.csv"
+        pl.DataFrame([{"figure": k, "total": s.cost.get(k), "per_sample": s.cost.get(f"{k}/sample"),
+                       "per_solved_task": s.cost.get(f"{k}/solved_task")} for k in TOTALS if s.cost.get(k) is not None],
+                     schema={"figure": pl.String, "total": pl.Float64, "per_sample": pl.Float64,
+                             "per_solved_task": pl.Float64}).write_csv(files["cost_csv"])
     if s.refine:
         files["refine_csv"] = out / "refine.csv"
         pl.DataFrame(s.refine, infer_schema_length=None).write_csv(files["refine_csv"])
@@ -235,6 +245,20 @@ def render_refine(rows: list[dict[str, Any]], console: Console, title: str) -> N
     console.print(_wide_or_folded(console, title, ["round", *labels, "unsolved", "refine@k"], cells))
 
 
+def render_cost(cost: dict[str, Any], console: Console, model: str) -> None:
+    """What the run spent (:mod:`ibench.results.cost`): one row per figure that has a value."""
+    from ibench.results.cost import cost_lines
+
+    rows = cost_lines(cost)
+    if not rows:
+        return
+    solved = cost.get("solved_tasks", 0)
+    console.print(_wide_or_folded(
+        console, f"Cost — {model}: {cost.get('samples', 0)} samples, {cost.get('judged', 0)} judged, "
+                 f"{solved} solved task(s)", ["", "total", "per sample", "per solved task"],
+        [[escape(r[0]), *r[1:]] for r in rows]))
+
+
 def render(s: RunSummary, console: Console | None = None) -> None:
     """Print the run's tables (InteractBench Tables 2, 3 and 4, one row: this model). A table
     wider than the console is folded (one row per group) rather than shrunk: no number is cut."""
@@ -271,6 +295,9 @@ def render(s: RunSummary, console: Console | None = None) -> None:
          ["[dim]count[/dim]", *[f"[dim]{s.failure_counts[k]}[/dim]" for k in labels]]]))
     console.print(f"judge errors (SE, counted as failed in pass@k, not in the composition): {s.n_judge_errors}",
                   style="bold red" if s.n_judge_errors else "dim", highlight=False)
+
+    if s.cost:
+        render_cost(s.cost, console, model)
 
     if s.refine:
         render_refine(s.refine, console, f"Iterative refinement: refine@k and the failure composition of the "

@@ -143,7 +143,25 @@ def _run_entry(r: RunLog, i: int) -> dict[str, Any]:
         "meta": {k: (summ.get("meta") or {}).get(k) for k in ("wall_s", "generated", "judged_now", "tasks_dir",
                                                              "gen_key", "judge_key")},
         "spec": _spec_entry(r),
+        "cost": _cost_entry(r, s, v, c),
     }
+
+
+def _cost_entry(r: RunLog, s: Any, v: Any, c: Any) -> dict[str, Any]:
+    """The run page's cost table (:mod:`ibench.results.cost`): the summary's own figures, or for a
+    run whose summary predates them, the same computed from its store and conf/prices.yaml."""
+    from ibench.results.cost import cost_lines, load_prices, price_for, run_cost
+
+    cost = r.summary.get("cost")
+    if not cost:
+        try:
+            prices = load_prices()
+        except ValueError:  # a bad price table: the run page still shows tokens and seconds
+            prices = {}
+        ident = r.identity
+        cost = run_cost(s, v, c, price_for(prices, (ident.label, ident.recorded.get("model"), r.summary.get("model"))))
+    return {"rows": [list(row) for row in cost_lines(cost)], "samples": cost.get("samples"),
+            "judged": cost.get("judged"), "solved_tasks": cost.get("solved_tasks"), "priced": cost.get("money") is not None}
 
 
 def _spec_entry(r: RunLog) -> dict[str, Any]:

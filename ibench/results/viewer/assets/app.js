@@ -160,6 +160,16 @@ var IBV = (function () {
       });
       h += "</table>";
     }
+    var cost = r.cost || {};
+    if (cost.rows && cost.rows.length) {
+      h += '<h2>Cost</h2><p class="muted">' + cost.samples + " samples, " + cost.judged + " judged, " + cost.solved_tasks +
+        " solved task(s)" + (cost.priced ? "" : "; no price for this model in conf/prices.yaml") + "</p>";
+      h += '<table id="cost"><tr><th></th><th class="num">total</th><th class="num">per sample</th><th class="num">per solved task</th></tr>';
+      cost.rows.forEach(function (row) {
+        h += "<tr><td>" + esc(row[0]) + "</td>" + row.slice(1).map(function (x) { return '<td class="num">' + esc(x) + "</td>"; }).join("") + "</tr>";
+      });
+      h += "</table>";
+    }
     if (s.refine && s.refine.length) {
       h += '<h2>Refinement rounds</h2><table><tr><th>round</th><th class="num">refine@r</th></tr>';
       s.refine.forEach(function (row) { h += "<tr><td>" + row.round + '</td><td class="num">' + f3(row["refine@k"]) + "</td></tr>"; });

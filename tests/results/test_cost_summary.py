@@ -1,0 +1,84 @@
+"""Cost in the summary, W&B and the viewer (issue 31): one computation
+(:func:`ibench.results.cost.run_cost`) for ``summary.json`` ``cost``, the console report and
+``cost.csv``, the ``cost/...`` summary keys W&B gets, and the viewer's run page (from the
+summary, or from the store for a run whose summary predates it)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from analyses_synth import Sample, write_run
+from rich.console import Console
+
+from ibench.results.cost import cost_lines, cost_of_log, price_for, run_cost
+from ibench.results.metrics import RunSummary
+from ibench.results.runlog import load
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
+
+
+def _run(tmp_path):
+    samples = [Sample("guess-the-number", 0, "OK", 1000, 2.0, [100.0, 300.0], "int main(){}", reasoning_tokens=600),
+               Sample("guess-the-number", 1, "WA", 3000, 4.0, [200.0], "int main(){}", reasoning_tokens=2000),
+               Sample("sort-the-boxes", 0, "TLE", 2000, 6.0, [400.0], "int main(){}", reasoning_tokens=None)]
+    return write_run(tmp_path / "run", samples, model="priced")
+
+
+def test_per_sample_and_per_solved_task_with_money(tmp_path):
+    log = load(_run(tmp_path))
+    s, v, c = log.current()
+    cost = run_cost(s, v, c, {"prompt_per_mtok": 1.0, "completion_per_mtok": 4.0})
+    assert (cost["samples"], cost["judged"], cost["accepted"], cost["solved_tasks"]) == (3, 3, 1, 1)
+    assert cost["completion_tokens"] == 6000 and cost["completion_tokens/sample"] == 2000
+    assert cost["completion_tokens/solved_task"] == 6000  # one task solved: all of it
+    assert cost["generation_s"] == pytest.approx(12.0) and cost["generation_s/sample"] == pytest.approx(4.0)
+    assert cost["judge_cpu_s"] == pytest.approx(1.0) and cost["judge_cpu_s/sample"] == pytest.approx(1 / 3)
+    assert cost["money"] == pytest.approx((3 * 800 * 1.0 + 6000 * 4.0) / 1e6)
+    assert cost["money/solved_task"] == pytest.approx(cost["money"])
+    assert "money" not in run_cost(s, v, c, None)  # no price: no money
+    assert price_for({"priced": {"prompt_per_mtok": 1, "completion_per_mtok": 2}}, (None, "x", "priced"))
+    assert cost_of_log(log, {})["judged"] == 3
+
+
+def test_the_summary_keeps_it_reports_it_and_flattens_it_for_wandb(tmp_path):
+    from ibench.results.report import render, write_files
+
+    log = load(_run(tmp_path))
+    summary = log.run_summary
+    summary.cost = cost_of_log(log, {"priced": {"prompt_per_mtok": 1.0, "completion_per_mtok": 4.0}})
+    files = write_files(summary, tmp_path / "out", plots=False)
+    again = RunSummary.from_dict(json.loads(files["summary_json"].read_text()))
+    assert again.cost == summary.cost
+    flat = again.flat()
+    assert flat["cost/completion_tokens/solved_task"] == 6000 and flat["cost/money"] == pytest.approx(summary.cost["money"])
+    rows = {r["figure"]: r for r in csv.DictReader(open(files["cost_csv"]))}
+    assert float(rows["judge_cpu_s"]["per_sample"]) == pytest.approx(1 / 3) and "money" in rows
+    con = Console(width=150, record=True)
+    render(again, con)
+    text = con.export_text()
+    assert "Cost — priced: 3 samples, 3 judged, 1 solved task(s)" in text and "judge CPU s (solver)" in text
+    # a summary from before cost existed reads, renders and flattens without one
+    old = json.loads(files["summary_json"].read_text())
+    del old["cost"]
+    plain = RunSummary.from_dict(old)
+    assert plain.cost == {} and not any(k.startswith("cost/") for k in plain.flat())
+
+
+def test_cost_lines_only_what_has_a_value():
+    rows = cost_lines({"generation_s": 0.5, "generation_s/sample": 0.25, "judge_cpu_s": None, "money": 12345.0})
+    assert [r[0] for r in rows] == ["generation s (latency)", "money"]
+    assert rows[0][1:] == ("0.5", "0.25", "—") and rows[1][1] == "12,345"
+
+
+def test_the_viewer_run_page_has_the_cost_of_an_old_summary_too():
+    from ibench.results.viewer import _cost_entry
+
+    log = load(FIXTURES / "default")
+    assert "cost" not in log.summary  # made before the summary had a cost: computed from the store
+    s, v, c = log.current()
+    entry = _cost_entry(log, s, v, c)
+    assert entry["judged"] == v.height and entry["priced"] is False
+    assert "judge CPU s (solver)" in [r[0] for r in entry["rows"]]
