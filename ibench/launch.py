@@ -20,11 +20,11 @@ import hydra
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
 
-from ibench import config as _config  # registers the structured configs
+from ibench.run import config as _config  # registers the structured configs
 from ibench.generate.base import Backend, SamplingSettings
-from ibench.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored, signum_of
-from ibench.preflight import ConfigError, preflight
-from ibench.progress import ProgressLog
+from ibench.run.interrupts import RunInterrupted, interrupt_signals, reclaim_sigterm, signals_ignored, signum_of
+from ibench.run.preflight import ConfigError, preflight
+from ibench.run.progress import ProgressLog
 from ibench.results.metrics import RunSummary, summarize
 from ibench.results.store import RunStore
 
@@ -88,14 +88,14 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         checked: Any = None) -> RunSummary:
     """Evaluate ``cfg.model`` on ``cfg.bench``; results land in ``run_dir``.
 
-    The preflight (:func:`ibench.preflight.preflight`) runs first unless ``checked`` holds its
+    The preflight (:func:`ibench.run.preflight.preflight`) runs first unless ``checked`` holds its
     result: a bad setting raises :class:`ConfigError` before the folder, Ray or W&B exist. A
     SIGINT / SIGTERM (:class:`Terminated`) flushes the store, finishes W&B as interrupted and
     raises :class:`RunInterrupted`."""
     from rich.console import Console
     from rich.markup import escape
 
-    from ibench.pipeline import Execution, Pipeline
+    from ibench.run.pipeline import Execution, Pipeline
     from ibench.results.report import per_task_rows, render, write_files
     from ibench.results import load as load_results
     from ibench.results.wandb_sink import WandbSink
@@ -149,7 +149,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         # What the run measures, in full (a folder's name shows only part of a long override list).
         (run_dir / "identity.json").write_text(json.dumps(
             spec.identity(backend.name, overrides), indent=1, default=str) + "\n")
-        from ibench.keys import spec_feedback_key
+        from ibench.run.keys import spec_feedback_key
         from ibench.results import runspec
 
         spec_record = runspec.build(  # the whole RunSpec, versioned, at the head of the run log
@@ -293,7 +293,7 @@ def _write_hydra_files(run_dir: Path, cfg: DictConfig, overrides: list[str] | No
     d.mkdir(parents=True, exist_ok=True)
     hc = _dict(HydraConfig.get(), resolve=False)
     if cfg.resume and (d / "hydra.yaml").is_file():
-        from ibench.resume import folder_settings
+        from ibench.run.resume import folder_settings
 
         _, choices = folder_settings(run_dir)
         hc["runtime"]["choices"].update(choices)
@@ -315,8 +315,8 @@ def adopt_folder(cfg: DictConfig, run_dir: Path, overrides: list[str]) -> tuple[
     """``resume=PATH``: (the folder's config with the command's non-identity overrides, the
     overrides the folder's run was made with plus those, notes); :class:`ConfigError` when
     PATH is no run folder or an override would change what the run measures."""
-    from ibench.preflight import CommandLine
-    from ibench.resume import adopt_resume
+    from ibench.run.preflight import CommandLine
+    from ibench.run.resume import adopt_resume
 
     if not run_dir.is_dir():
         raise ConfigError(f"invalid settings:\n  resume: {cfg.resume}: not a folder (resume=PATH continues an "
@@ -338,7 +338,7 @@ def _legacy_folder(hydra_dir: Path, overrides: list[str]) -> Path | None:
     run resumes there, so no existing folder is orphaned."""
     from hydra.core.hydra_config import HydraConfig
 
-    from ibench.config import legacy_run_leaf
+    from ibench.run.config import legacy_run_leaf
 
     try:
         exclude = list(HydraConfig.get().job.config.override_dirname.exclude_keys)
@@ -356,7 +356,7 @@ def main(cfg: DictConfig) -> float | None:
 
     from ibench.cluster.slurm import NotTheDriver
     from ibench.judge.judge import IsolationError
-    from ibench.resume import finished
+    from ibench.run.resume import finished
     from ibench.tasks.errors import TaskError
 
     hc = HydraConfig.get()
@@ -370,7 +370,7 @@ def main(cfg: DictConfig) -> float | None:
     try:
         if cfg.resume:
             # resume=PATH: the folder's own settings are the run's; an override that would change
-            # what it measures is refused (ibench.resume.adopt_resume).
+            # what it measures is refused (ibench.run.resume.adopt_resume).
             cfg, overrides, notes = adopt_folder(cfg, run_dir, overrides)
         if cfg.print_config:
             _remove_if_empty(hydra_dir, outputs)
@@ -435,8 +435,8 @@ def check_command(argv: list[str], request: bool = True) -> tuple[list[list[str]
     from hydra._internal.utils import get_args_parser
     from hydra.errors import HydraException
 
-    from ibench.preflight import CommandLine, _first_lines
-    from ibench.resume import adopt_resume
+    from ibench.run.preflight import CommandLine, _first_lines
+    from ibench.run.resume import adopt_resume
     from ibench.tasks.errors import TaskError
 
     args = get_args_parser().parse_args(argv)
@@ -521,7 +521,7 @@ def with_folder_choices(argv: list[str]) -> list[str]:
         return argv
     from hydra.core.override_parser.overrides_parser import OverridesParser
 
-    from ibench.resume import IDENTITY_GROUPS, folder_settings
+    from ibench.run.resume import IDENTITY_GROUPS, folder_settings
 
     try:
         path = OverridesParser.create().parse_override(resume[-1]).value()
@@ -570,7 +570,7 @@ def cli(argv: list[str] | None = None) -> None:
         raise SystemExit(2)
     cluster = None
     if args.multirun:
-        from ibench.config import SWEEP_KEYS_ENV
+        from ibench.run.config import SWEEP_KEYS_ENV
         from hydra.core.override_parser.overrides_parser import OverridesParser
 
         swept = [o.key_or_group.lstrip("+~") for o in OverridesParser.create().parse_overrides(args.overrides)

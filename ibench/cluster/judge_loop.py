@@ -7,7 +7,7 @@ hands each result to ``on_result`` once. A task whose worker or node dies is re-
 model's. A result that is SE is judged again up to ``rejudge_se`` times. A key pulled twice is
 judged once.
 
-The pipeline's source streams from generation (:mod:`ibench.pipeline`); :func:`judge_all` runs
+The pipeline's source streams from generation (:mod:`ibench.run.pipeline`); :func:`judge_all` runs
 a fixed list (``scripts/bench_scale.py``, ``tests/cluster``), so the benchmark measures the
 loop a run uses.
 """

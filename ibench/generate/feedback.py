@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ibench.spec import Variant
+from ibench.run.spec import Variant
 from ibench.tasks.model import Task, TaskKind
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
@@ -85,7 +85,7 @@ class FeedbackSettings:
     #                               batch variant): the solver's stdin starts with the hidden case
 
     def problems(self) -> list[str]:
-        out = []  # the variant is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
+        out = []  # the variant is checked once, as bench.variant (ibench.run.spec.RunSpec.from_config)
         for name in ("message_chars", "tail_chars", "max_chars"):
             if int(getattr(self, name)) <= 0:
                 out.append(f"feedback.{name}: {getattr(self, name)!r}; expected a positive number of characters")
@@ -115,7 +115,7 @@ class FeedbackSettings:
         return out
 
     def fingerprint(self) -> str:
-        from ibench.keys import feedback_key
+        from ibench.run.keys import feedback_key
 
         return feedback_key(self)
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ibench import languages
-from ibench.spec import Variant
+from ibench.run.spec import Variant
 from ibench.tasks.model import Task, TaskKind
 
 
@@ -70,7 +70,7 @@ class Example:
     variant: str = "interactive"  # the known solutions it was drawn from
 
     def digest(self) -> str:
-        from ibench.keys import example_key
+        from ibench.run.keys import example_key
 
         return example_key(self)
 
@@ -142,7 +142,7 @@ class PromptTemplate:
         out = []
         if self.examples not in (0, 1):
             out.append(f"prompt.examples: {self.examples!r}; expected 0 (zero-shot) or 1 solved example")
-        # the variant itself is checked once, as bench.variant (ibench.spec.RunSpec.from_config)
+        # the variant itself is checked once, as bench.variant (ibench.run.spec.RunSpec.from_config)
         if self.variant == Variant.BATCH and not self.interactive_upfront.strip():
             out.append(f"prompt.interactive_upfront: empty, but bench.variant=batch needs it (prompt={self.name}); "
                        "set it in conf/prompt/zero_shot.yaml or this prompt's config")
@@ -202,8 +202,8 @@ class PromptTemplate:
         return ex.digest() if ex else ""
 
     def fingerprint(self) -> str:
-        """A short hash of the wording (part of the gen key; :func:`ibench.keys.prompt_key`)."""
-        from ibench.keys import prompt_key
+        """A short hash of the wording (part of the gen key; :func:`ibench.run.keys.prompt_key`)."""
+        from ibench.run.keys import prompt_key
 
         return prompt_key(self)
 

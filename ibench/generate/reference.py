@@ -85,6 +85,6 @@ class ReferenceBackend(Backend):
                 )
 
     def identity(self) -> dict:
-        from ibench.keys import reference_identity
+        from ibench.run.keys import reference_identity
 
         return {**super().identity(), **reference_identity(self)}

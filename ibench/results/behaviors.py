@@ -75,7 +75,7 @@ class BehaviorSettings:
 def load_settings(name: str = "default") -> BehaviorSettings:
     from omegaconf import OmegaConf
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     path = Path(name) if name.endswith((".yaml", ".yml")) else Path(CONF_DIR) / "behaviors" / f"{name}.yaml"
     if not path.is_file():
@@ -325,7 +325,7 @@ def _judge_backend(judge_model: str, overrides: list[str], settings: BehaviorSet
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     try:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

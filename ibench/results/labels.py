@@ -1,5 +1,5 @@
 """What a run's label may show of its overrides: the settings that change what it measures (by
-their role, :func:`ibench.config.role_of_key`), each value normalised (Hydra's escapes undone:
+their role, :func:`ibench.run.config.role_of_key`), each value normalised (Hydra's escapes undone:
 ``http\\://`` is ``http://``; a path by its last part; a long value cut), never an endpoint or a
 credential. ``compare``, ``show DIR`` and ``study`` label runs from here, by the settings that
 differ between the runs shown.
@@ -19,7 +19,7 @@ _ESCAPE = re.compile(r"\\(.)")
 
 @lru_cache(maxsize=1)
 def _roles() -> dict[str, str]:
-    from ibench.config import setting_roles
+    from ibench.run.config import setting_roles
 
     return setting_roles()
 
@@ -48,8 +48,8 @@ def short(value: str, width: int = 24) -> str:
 def labelled(overrides: Iterable[str]) -> dict[str, str]:
     """The overrides a label may show: key (``+``/``~`` dropped) -> normalised value, only the
     measured (and extent) settings, never an endpoint or credential."""
-    from ibench.config import role_of_key
-    from ibench.keys import EXECUTION
+    from ibench.run.config import role_of_key
+    from ibench.run.keys import EXECUTION
 
     out: dict[str, str] = {}
     roles = _roles()

@@ -3,7 +3,7 @@
 to the store's typed rows.
 
 The keys the records carry (``gen_key``, ``judge_key``, ``sample_id``) are computed in
-:mod:`ibench.keys`.
+:mod:`ibench.run.keys`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ibench.generate.extract import NO_CODE, extract_code, split_reasoning
 from ibench.judge.diagnostics import first_error_line
 from ibench.judge.outcome import CompileInfo, SampleResult
 from ibench.judge.verdict import Verdict
-from ibench.keys import RunKeys, fingerprint, run_keys, sample_id  # noqa: F401 - RunKeys, run_keys, fingerprint: importable here as before
+from ibench.run.keys import RunKeys, fingerprint, run_keys, sample_id  # noqa: F401 - RunKeys, run_keys, fingerprint: importable here as before
 from ibench.results.store import CaseRecord, SampleRecord, VerdictRecord
 
 

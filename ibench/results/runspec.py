@@ -1,4 +1,4 @@
-"""``spec.json``: the whole :class:`~ibench.spec.RunSpec` of a run, versioned, at the head of its
+"""``spec.json``: the whole :class:`~ibench.run.spec.RunSpec` of a run, versioned, at the head of its
 run log (written by the launch before anything is generated).
 
 It holds what a run is, in one place: the record's own version (:data:`FILE_VERSION`), the spec's
@@ -115,8 +115,8 @@ def toolchains(judge: Any) -> dict[str, str | None]:
 def build(spec: Any, identity: Mapping[str, Any], keys: Mapping[str, str], tasks: Iterable[Any],
           overrides: Iterable[str] = ()) -> dict[str, Any]:
     """The record written as spec.json."""
-    from ibench.keys import KEY_VERSION
-    from ibench.spec import SPEC_VERSION
+    from ibench.run.keys import KEY_VERSION
+    from ibench.run.spec import SPEC_VERSION
 
     return {"file_version": FILE_VERSION, "spec_version": SPEC_VERSION, "key_version": KEY_VERSION,
             "keys": dict(keys), "spec": _plain(spec), "tasks": task_set(tasks), "code_version": code_version(),

@@ -36,7 +36,7 @@ from typing import Any, Iterable
 import polars as pl
 
 from ibench.judge.outcome import CaseResult
-from ibench.keys import fingerprint  # noqa: F401 - the keys live in ibench.keys; importable here as before
+from ibench.run.keys import fingerprint  # noqa: F401 - the keys live in ibench.run.keys; importable here as before
 
 SCHEMA_VERSION = 1
 

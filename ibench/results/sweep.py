@@ -95,15 +95,15 @@ def flatten(d: Any, prefix: str = "") -> dict[str, Any]:
 
 def swept_key(runs: Sequence[SweepRun], param: str | None = None) -> str | None:
     """``param``; else the first key the runs' sweeps recorded as swept (the model aside); else
-    the first measured setting (ibench.config roles) whose value differs, numeric ones first."""
+    the first measured setting (ibench.run.config roles) whose value differs, numeric ones first."""
     if param:
         return param
     recorded = [k for r in runs for k in r.swept if k not in (SERIES_KEY, "model")]
     if recorded:
         common = [k for k in dict.fromkeys(recorded) if all(k in r.swept for r in runs if r.swept)]
         return (common or recorded)[0]
-    from ibench.config import role_of_key, setting_roles
-    from ibench.keys import MEASURED
+    from ibench.run.config import role_of_key, setting_roles
+    from ibench.run.keys import MEASURED
 
     roles = setting_roles()
     keys = set().union(*(r.config for r in runs)) if runs else set()

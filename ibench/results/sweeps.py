@@ -3,7 +3,7 @@
 overrides) and one folder per job below it.
 
 The id is readable and deterministic: the swept keys' last parts and a digest of what the
-command measures (its overrides less the execution settings, :func:`ibench.config.execution_keys`),
+command measures (its overrides less the execution settings, :func:`ibench.run.config.execution_keys`),
 so the same command run again continues its own sweep, while a sweep of other tasks or another
 model gets a folder of its own and never mixes with it. ``results sweep`` and the viewer take the
 swept keys from this record (:func:`record_of`) instead of guessing them.
@@ -26,7 +26,7 @@ _FALLBACK: list[str] = []  # a multirun Hydra started without ibench.launch.cli:
 def sweep_id(swept: Sequence[str], overrides: Iterable[str]) -> str:
     """``<swept keys' last parts>-<digest of the measured overrides>``, e.g.
     ``reasoning_budget-3fa2b1c0``."""
-    from ibench.config import digest, execution_keys, safe_name
+    from ibench.run.config import digest, execution_keys, safe_name
 
     skip = execution_keys()
     prefixes = tuple(k for k in skip if k.endswith("."))
@@ -48,7 +48,7 @@ def current_id() -> str:
 
 
 def swept_keys_env() -> list[str]:
-    from ibench.config import SWEEP_KEYS_ENV
+    from ibench.run.config import SWEEP_KEYS_ENV
 
     return [k for k in os.environ.get(SWEEP_KEYS_ENV, "").split(",") if k]
 

@@ -19,7 +19,7 @@ from .settings import ServeSettings
 def register() -> None:
     from hydra.core.config_store import ConfigStore
 
-    import ibench.config  # noqa: F401  (registers base_judge and the ibench.root resolver)
+    import ibench.run.config  # noqa: F401  (registers base_judge and the ibench.root resolver)
 
     ConfigStore.instance().store(group="serve", name="base_serve", node=ServeSettings)
 
@@ -29,7 +29,7 @@ def compose(overrides: list[str]) -> ServeSettings:
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     register()
     chosen = [o for o in overrides if o.startswith(("serve=", "+serve="))]

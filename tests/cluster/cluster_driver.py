@@ -118,13 +118,13 @@ def cmd_pipeline(args) -> dict:
     EXEC_LOG = args.exec_log
     ray = connect()
     import ibench.cluster.judging as judging
-    import ibench.pipeline as pl
+    import ibench.run.pipeline as pl
     from ibench.generate.base import SamplingSettings
     from ibench.generate.feedback import FeedbackSettings
     from ibench.generate.prompt import PromptTemplate
     from ibench.judge import JudgeSettings
     from ibench.results.store import RunStore
-    from ibench.spec import ModelSpec, RunSpec, TaskSelection
+    from ibench.run.spec import ModelSpec, RunSpec, TaskSelection
     from ibench.tasks.load import load_tasks
 
     # The node label with the Ray node id (two raylets on one host are told apart); the

@@ -164,7 +164,7 @@ def test_cluster_configs_compose():
     from hydra import compose, initialize_config_dir
     from hydra.utils import instantiate
 
-    from ibench import config
+    from ibench.run import config
 
     with initialize_config_dir(str(config.CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=["cluster=slurm", "hydra/launcher=slurm"], return_hydra_config=True)
@@ -179,7 +179,7 @@ def test_launcher_config_renders_an_sbatch_script(tmp_path, monkeypatch):
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
-    from ibench import config
+    from ibench.run import config
 
     fake_srun = tmp_path / "bin" / "srun"
     fake_srun.parent.mkdir()
@@ -325,7 +325,7 @@ def test_a_driver_killed_by_a_signal_exits_128_plus_n(tmp_path):
 def test_sigterm_through_rays_keyboardinterrupt_is_still_sigterm():
     import signal as sig
 
-    from ibench import interrupts
+    from ibench.run import interrupts
 
     with interrupts.interrupt_signals():
         try:

@@ -51,7 +51,7 @@ def compose(tasks_dir: Path, *extra: str):
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose("config", overrides=[f"bench.tasks_dir={tasks_dir}", f"bench.non_adaptive_cases={CASES}",
@@ -114,7 +114,7 @@ def test_interactive_run_is_unchanged(runs, tasks_dir):
 
 
 def test_batch_variant_leaves_out_other_kinds_with_a_warning(tasks_dir, caplog):
-    from ibench.selection import load_bench
+    from ibench.run.selection import load_bench
 
     with caplog.at_level(logging.WARNING, logger="ibench.launch"):
         tasks = load_bench(compose(tasks_dir, "bench.variant=batch"))
@@ -201,7 +201,7 @@ def test_few_shot_examples_come_from_the_same_variant(tasks_dir):
 
 
 def test_a_bad_variant_is_refused_naming_bench_variant(tasks_dir):
-    from ibench.preflight import ConfigError, preflight
+    from ibench.run.preflight import ConfigError, preflight
 
     with pytest.raises(ConfigError) as e:
         preflight(compose(tasks_dir, "bench.variant=batched"))

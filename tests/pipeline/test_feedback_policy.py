@@ -81,7 +81,7 @@ def tasks_dir(tmp_path_factory):
 def launch(tasks_dir: Path, run_dir: Path, *extra: str):
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
     from ibench.results.store import read_table
 
@@ -144,7 +144,7 @@ def test_policy_switches(tasks_dir):
     # the policy is in the fingerprint: a resumed run never mixes feedback of two policies
     fps = {s.fingerprint() for s in (default, batch_variant, quiet, FeedbackSettings(judge_message=True))}
     assert len(fps) == 4
-    # the variant is checked once, as bench.variant (ibench.spec.RunSpec), not again by each part
+    # the variant is checked once, as bench.variant (ibench.run.spec.RunSpec), not again by each part
     assert not FeedbackSettings(variant="nope").problems()
     assert FeedbackSettings(figures="all").problems()
 
@@ -176,7 +176,7 @@ def test_the_configured_policy_follows_the_variant():
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         for variant in ("interactive", "batch"):

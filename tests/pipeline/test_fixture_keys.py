@@ -33,7 +33,7 @@ def compose_folder(run_dir: Path):
     """The folder's own settings: its overrides, with the tasks and outputs where they are now."""
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     overrides = [str(o) for o in OmegaConf.load(run_dir / ".hydra" / "overrides.yaml") if not str(o).startswith(WHERE)]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
@@ -66,8 +66,8 @@ def test_a_setting_added_to_the_spec_changes_no_existing_key():
 
     from hydra.utils import instantiate
 
-    from ibench.keys import spec_feedback_key, spec_keys
-    from ibench.spec import RunSpec
+    from ibench.run.keys import spec_feedback_key, spec_keys
+    from ibench.run.spec import RunSpec
 
     @dataclasses.dataclass(frozen=True)
     class Extended(RunSpec):

@@ -21,7 +21,7 @@ from test_forgery import FLOOD, SLOW_INTERACTOR  # noqa: E402
 def test_one_honest_and_three_flooding_programs_is_a_quarter_and_no_se(ray_session, tmp_path):
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
 
     root = build_guess_task(tmp_path / "tasks")

@@ -80,7 +80,7 @@ def compose(tasks_dir: Path, *extra: str):
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose("config", overrides=[f"bench.tasks_dir={tasks_dir}", f"bench.non_adaptive_cases={CASES}",
@@ -114,7 +114,7 @@ def test_default_config_is_the_reference_model_on_bundled_tasks():
 def test_language_spellings_become_one():
     """`bench.language=Py` is python everywhere after the check: prompts, code extraction and
     the reference model key on the canonical name."""
-    from ibench.spec import RunSpec
+    from ibench.run.spec import RunSpec
 
     for spelling, canonical in (("Py", "python"), ("python3", "python"), ("C++", "cpp"), ("cpp", "cpp")):
         cfg = compose(REPO / "tasks", f"bench.language={spelling}")
@@ -190,7 +190,7 @@ def test_printed_stored_and_wandb_metrics_equal_the_hand_computed_ones(first_run
 
 
 def test_interrupted_run_resumes_without_rejudging(first_run, tasks_dir, tmp_path, monkeypatch):
-    from ibench.pipeline import Pipeline
+    from ibench.run.pipeline import Pipeline
 
     _, reference_summary, _ = first_run
     run_dir = tmp_path / "run"

@@ -135,7 +135,7 @@ def test_openai_model_end_to_end_through_the_launch(ray_session, tmp_path):
     from hydra import compose, initialize_config_dir
     from rich.console import Console
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
 
     repo = Path(__file__).resolve().parents[2]

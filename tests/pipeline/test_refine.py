@@ -63,7 +63,7 @@ def predicted_refine(tasks_dir: Path, rounds: int) -> list[float]:
 def launch(tasks_dir: Path, run_dir: Path, *extra: str):
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

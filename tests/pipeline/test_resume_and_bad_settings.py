@@ -160,7 +160,7 @@ def test_bad_settings_are_rejected_in_under_two_seconds(tmp_path):
 
 # -- 5. readable folder names; the old names still resume --------------------------------------------
 def test_run_folder_names_are_readable_and_old_names_resume(one_task, tmp_path):
-    from ibench.config import legacy_run_leaf, run_leaf
+    from ibench.run.config import legacy_run_leaf, run_leaf
 
     leaf = run_leaf([f"bench.tasks_dir={one_task}", "bench.ids=[a,b,c,d,e]", "sampling.n=7"])
     # a path shows its last part (pytest numbers the folder by how many tests made one before)
@@ -303,7 +303,7 @@ def test_resume_of_a_folder_made_with_another_model_takes_its_model(tmp_path):
     from hydra import compose, initialize_config_dir
     from omegaconf import OmegaConf
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     run_dir = tmp_path / "runs" / "vllm-server" / "interactbench" / "model.model=fake-slow,sampling.n=7"
     (run_dir / ".hydra").mkdir(parents=True)

@@ -42,7 +42,7 @@ def compose(*overrides: str):
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose("config", overrides=list(overrides))
@@ -116,7 +116,7 @@ def test_api_model_preflight_key_and_one_request(tmp_path):
         assert files_under(out) == []
         assert len(server.calls) == 1 and server.calls[0][1]["max_tokens"] == 1  # one small request
 
-        from ibench.preflight import ConfigError, preflight
+        from ibench.run.preflight import ConfigError, preflight
 
         os.environ["OPENAI_API_KEY"] = "sk-wrong"
         try:
@@ -134,7 +134,7 @@ def test_api_model_preflight_key_and_one_request(tmp_path):
 
 
 def test_vllm_model_needs_the_gpus_of_one_replica():
-    from ibench.preflight import ConfigError, preflight
+    from ibench.run.preflight import ConfigError, preflight
 
     with pytest.raises(ConfigError) as e:
         preflight(compose(f"bench.tasks_dir={REPO / 'tasks'}", "model=qwen3-32b", "cluster.num_gpus=1"))
@@ -147,7 +147,7 @@ def test_http_client_logging_is_off():
     from hydra import compose as hc
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         full = hc("config", return_hydra_config=True)
@@ -157,7 +157,7 @@ def test_http_client_logging_is_off():
 
 # -- 2. run folder names --------------------------------------------------------------------------
 def test_run_folder_names_are_one_safe_component():
-    from ibench.config import DEFAULT_LEAF, run_leaf, safe_name
+    from ibench.run.config import DEFAULT_LEAF, run_leaf, safe_name
 
     exclude = ["wandb.mode", "model.base_url"]
     leaf = run_leaf(["model.model=Qwen/Qwen3-32B", "bench.ids=[a,b]", "wandb.mode=offline",
@@ -183,7 +183,7 @@ def test_run_folders_resume_and_one_wandb_run(one_task, tmp_path):
             "cluster.num_cpus=2", "model.repeat_to_n=true", "sampling.n=3"]
     proc = cli(*args)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    from ibench.config import run_leaf
+    from ibench.run.config import run_leaf
 
     base = out / "runs" / "reference" / "interactbench"
     # one folder level for all overrides (bench.tasks_dir's `/`s made safe; too long: a digest)

@@ -69,7 +69,7 @@ def test_launch_counts_a_sample_that_stays_se_and_its_resume_too(ray_session, tm
     the stored SE sample again, reports the same."""
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
 
     tasks = tmp_path / "tasks"

@@ -62,7 +62,7 @@ def compose(*overrides: str):
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose("config", overrides=list(overrides))
@@ -153,7 +153,7 @@ def test_few_shot_shows_another_tasks_accepted_solution_and_records_it(runs, tas
 
 
 def test_prompt_settings_that_cannot_work_fail_the_preflight(tasks_dir):
-    from ibench.preflight import ConfigError, preflight
+    from ibench.run.preflight import ConfigError, preflight
 
     base = [f"bench.tasks_dir={tasks_dir}", "wandb=disabled"]
     # Only guess-the-number has Python solutions: there is no *other* task to show it.

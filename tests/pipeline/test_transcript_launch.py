@@ -23,7 +23,7 @@ WRONG = solver().replace('cout << "! " << lo << endl;', 'cout << "! " << (lo == 
 def test_a_launch_stores_each_cases_transcript(ray_session, tmp_path):
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
+    from ibench.run.config import CONF_DIR
     from ibench.launch import run
     from ibench.results.store import read_table
     from ibench.results.viewer import normalize_transcript

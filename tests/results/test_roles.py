@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
-from ibench import config, keys
-from ibench.keys import EXECUTION, MARKS_ELSEWHERE, MEASURED, ROLES, UnmarkedField, mark_of
+from ibench.run import config, keys
+from ibench.run.keys import EXECUTION, MARKS_ELSEWHERE, MEASURED, ROLES, UnmarkedField, mark_of
 
 
 def _schemas() -> list[tuple[str, type]]:
@@ -83,7 +83,7 @@ def test_key_rules_are_derived_from_the_marks_and_keep_their_history():
 
 
 def test_resume_allowed_and_exclude_keys_are_the_execution_settings():
-    from ibench.resume import RESUME_ALLOWED, resume_allowed
+    from ibench.run.resume import RESUME_ALLOWED, resume_allowed
 
     roles = config.setting_roles()
     for key, r in roles.items():
@@ -130,8 +130,8 @@ def vllm_server_run(tmp_path):
 
 
 def _adopt(run: Path, overrides: list[str]):
-    from ibench.preflight import CommandLine
-    from ibench.resume import adopt_resume
+    from ibench.run.preflight import CommandLine
+    from ibench.run.resume import adopt_resume
 
     with CommandLine() as cmd:
         current = cmd.compose([f"resume={run}", "model=vllm-server", *overrides])
@@ -139,7 +139,7 @@ def _adopt(run: Path, overrides: list[str]):
 
 
 def test_resume_accepts_an_execution_change_and_refuses_a_measured_one(vllm_server_run):
-    from ibench.preflight import ConfigError
+    from ibench.run.preflight import ConfigError
 
     cfg, kept, _ = _adopt(vllm_server_run, ["pipeline.flush_rows=10", "model.timeout_s=100"])
     assert kept == ["pipeline.flush_rows=10", "model.timeout_s=100"]
@@ -157,7 +157,7 @@ def test_resume_accepts_an_execution_change_and_refuses_a_measured_one(vllm_serv
 def test_resume_reads_the_folders_spec_and_refuses_other_keys(vllm_server_run):
     import json
 
-    from ibench.preflight import ConfigError
+    from ibench.run.preflight import ConfigError
     from ibench.results import runspec
 
     record = {"file_version": runspec.FILE_VERSION, "key_version": keys.KEY_VERSION, "keys": {"gen_key": "g1"},

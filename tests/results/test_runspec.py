@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from ibench.keys import KEY_VERSION
+from ibench.run.keys import KEY_VERSION
 from ibench.results import runspec
 from ibench.results.runlog import ResultsError, RunLog
-from ibench.spec import SPEC_VERSION
+from ibench.run.spec import SPEC_VERSION
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
 
@@ -22,8 +22,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"
 def _spec():
     from hydra import compose, initialize_config_dir
 
-    from ibench.config import CONF_DIR
-    from ibench.spec import RunSpec
+    from ibench.run.config import CONF_DIR
+    from ibench.run.spec import RunSpec
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3", job_name="ibench"):
         cfg = compose("config", overrides=[f"bench.tasks_dir={FIXTURES / 'tasks'}", "sampling.n=3"])

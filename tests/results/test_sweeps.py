@@ -13,7 +13,7 @@ import pytest
 import yaml
 from rich.console import Console
 
-from ibench.config import SWEEP_KEYS_ENV, run_leaf
+from ibench.run.config import SWEEP_KEYS_ENV, run_leaf
 from ibench.results import sweep as sw
 from ibench.results import sweeps
 from ibench.results.runlog import RunLog

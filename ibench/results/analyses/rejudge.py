@@ -30,7 +30,7 @@ def judge_settings(log: RunLog) -> Any:
     """The :class:`~ibench.judge.settings.JudgeSettings` the run was judged with (its saved
     config's ``judge`` section with the ``bench`` case pools and the run's variant); the
     defaults where the folder kept no config."""
-    import ibench.config  # noqa: F401 - registers ibench's resolvers for the saved config's interpolations
+    import ibench.run.config  # noqa: F401 - registers ibench's resolvers for the saved config's interpolations
     from omegaconf import OmegaConf
 
     from ibench.judge.settings import JudgeSettings

@@ -34,7 +34,7 @@ def build_backend(model: str, overrides: Sequence[str] = ()):
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    import ibench.config  # noqa: F401  (registers the structured configs)
+    import ibench.run.config  # noqa: F401  (registers the structured configs)
 
     with initialize_config_dir(str(CONF), version_base=None):
         cfg = compose("config", overrides=[f"model={model}", *overrides])

@@ -7,7 +7,7 @@ for it (``num_cpus = pipeline.judge_cpus``), keeping at most ``pipeline.max_infl
 in flight — when judging falls behind, the hand-over queue fills and generation waits. GPUs
 generate while CPUs judge.
 
-The run is a loop of rounds, each planned from the store (:mod:`ibench.plan`). Round 1 is every
+The run is a loop of rounds, each planned from the store (:mod:`ibench.run.plan`). Round 1 is every
 sample's first attempt; with ``sampling.refine_rounds=K`` (iterative refinement, InteractBench
 C.2) each later round takes the samples whose previous round failed, continues their
 conversation with the judge's feedback (:mod:`ibench.generate.feedback`) and generates, judges
@@ -31,12 +31,12 @@ from typing import Any, Callable
 from ibench.cluster.judge_loop import JudgeJob, JudgeLoop, Outcome, inflight_limit
 from ibench.generate.base import Backend, Completion
 from ibench.judge.outcome import SampleResult
-from ibench.keys import spec_keys
-from ibench.plan import Plan, Planner, RunPlan
-from ibench.progress import Bars, Progress
+from ibench.run.keys import spec_keys
+from ibench.run.plan import Plan, Planner, RunPlan
+from ibench.run.progress import Bars, Progress
 from ibench.results.records import make_sample_record, no_code_result, verdict_rows
 from ibench.results.store import RunStore, SampleRecord
-from ibench.spec import RunSpec
+from ibench.run.spec import RunSpec
 from ibench.tasks.model import Task
 
 log = logging.getLogger(__name__)

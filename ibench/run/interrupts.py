@@ -1,6 +1,6 @@
 """Stopping a run cleanly: SIGTERM (Slurm's warning before the time limit) is raised in the main
 thread like Ctrl-C, so the launch flushes the store and finishes W&B as interrupted; a second
-signal waits while that happens. The re-run resumes (:mod:`ibench.pipeline`)."""
+signal waits while that happens. The re-run resumes (:mod:`ibench.run.pipeline`)."""
 
 from __future__ import annotations
 

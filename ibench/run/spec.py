@@ -5,7 +5,7 @@ language, the variant, the refinement feedback, the judge settings and the task 
 decides a sample or a verdict, and nothing about where or how the run executes (Ray, W&B,
 folders, in-flight bounds). The preflight builds it (:meth:`RunSpec.from_config`), it checks
 itself once (:meth:`RunSpec.problems`, every message led by the field's name), and the pipeline,
-the planner and the keys (:mod:`ibench.keys`) read it instead of loose arguments.
+the planner and the keys (:mod:`ibench.run.keys`) read it instead of loose arguments.
 
 The variant is checked here only: the judge, prompt and feedback settings are given the checked
 value, so their own checks never see a bad one (and never repeat the message).
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ibench.generate.prompt import PromptTemplate
     from ibench.judge.settings import JudgeSettings
 
-SPEC_VERSION = 1  # the record's layout; the keys' own version is ibench.keys.KEY_VERSION
+SPEC_VERSION = 1  # the record's layout; the keys' own version is ibench.run.keys.KEY_VERSION
 
 
 class Variant(str, enum.Enum):
@@ -63,7 +63,7 @@ class Problem:
 @dataclass(frozen=True)
 class ModelSpec:
     """The model as the config names it (its full identity, ``Backend.identity()``, is the
-    built backend's: it goes into the gen key, :func:`ibench.keys.run_keys`)."""
+    built backend's: it goes into the gen key, :func:`ibench.run.keys.run_keys`)."""
 
     name: str
     target: str  # the backend class
@@ -99,7 +99,7 @@ class TaskSelection:
         return out
 
 
-# Which key a field enters (ibench.keys: its base fields always, a later one only off its default).
+# Which key a field enters (ibench.run.keys: its base fields always, a later one only off its default).
 GEN, JUDGE, ROUND = {"key": "gen"}, {"key": "judge"}, {"key": "round"}
 
 

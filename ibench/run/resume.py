@@ -12,13 +12,13 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from ibench.config import GROUP_SCHEMAS, resume_allowed_keys, setting_roles
-from ibench.keys import EXECUTION
-from ibench.preflight import CommandLine, ConfigError, _first_lines, _node
+from ibench.run.config import GROUP_SCHEMAS, resume_allowed_keys, setting_roles
+from ibench.run.keys import EXECUTION
+from ibench.run.preflight import CommandLine, ConfigError, _first_lines, _node
 
 # Settings a resume may change: they change where or how a run executes, or what its report
 # shows, or how far it goes (more refinement rounds), never a sample or a verdict — derived from
-# each field's role (ibench.keys.role; patterns: a key, or a prefix ending in `.`).
+# each field's role (ibench.run.keys.role; patterns: a key, or a prefix ending in `.`).
 RESUME_ALLOWED = (*resume_allowed_keys(), "hydra.", "hydra/")
 # Groups whose choice is part of what a run measures (a resume keeps the folder's).
 IDENTITY_GROUPS = ("model", "sampling", "prompt", "feedback", "judge", "bench")
@@ -176,7 +176,7 @@ def _spec_notes(run_dir: Any) -> list[str]:
     ibench's (else nothing stored would be reused: refused), the code that made it is named."""
     from pathlib import Path
 
-    from ibench.keys import KEY_VERSION
+    from ibench.run.keys import KEY_VERSION
     from ibench.results import runspec
 
     try:

@@ -15,10 +15,10 @@ from ibench.generate.base import Backend, GenerationRequest, stable_seed
 from ibench.generate.extract import split_reasoning
 from ibench.generate.feedback import assistant_turn
 from ibench.judge.verdict import Verdict
-from ibench.keys import RunKeys, round_id, sample_id, spec_feedback_key, task_key
+from ibench.run.keys import RunKeys, round_id, sample_id, spec_feedback_key, task_key
 from ibench.results.records import sample_from_row
 from ibench.results.store import RunStore, SampleRecord
-from ibench.spec import RunSpec
+from ibench.run.spec import RunSpec
 from ibench.tasks.model import Task
 
 

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ibench.spec import RunSpec
+    from ibench.run.spec import RunSpec
     from ibench.generate.base import Backend, SamplingSettings
     from ibench.generate.feedback import FeedbackSettings
     from ibench.generate.prompt import Example, PromptTemplate
@@ -71,8 +71,8 @@ def round_id(parent_id: str, round_: int, judge_key: str, feedback_fp: str) -> s
 # -- what a setting is: its role, marked once ----------------------------------------------------
 # Every settings field carries one role (``field(metadata={"role": ...})``, see :func:`role`); the
 # key rules below (``Keyed.left_out``), the run folder's name (``exclude_keys``,
-# :func:`ibench.config.execution_keys`) and what a resume may change
-# (:data:`ibench.resume.RESUME_ALLOWED`) are all derived from it.
+# :func:`ibench.run.config.execution_keys`) and what a resume may change
+# (:data:`ibench.run.resume.RESUME_ALLOWED`) are all derived from it.
 MEASURED = "measured"  # changes what a run measures: hashed into its key, in its folder's name; resume refuses a change
 EXECUTION = "execution"  # where or how it runs, or what its report shows: none of those; resume accepts a change
 EXTENT = "extent"  # how far a run goes (refinement rounds: each round has keys of its own): in the folder's name,
@@ -139,7 +139,7 @@ def mark_of(cls: type, name: str, strict: bool = False) -> tuple[str, bool]:
             r, hashed = got if isinstance(got, tuple) else (got, True)
             return r, hashed and r == MEASURED
     if strict:
-        raise UnmarkedField(f"{cls.__name__}.{name} has no role (mark it with ibench.keys.role: "
+        raise UnmarkedField(f"{cls.__name__}.{name} has no role (mark it with ibench.run.keys.role: "
                             f"{', '.join(ROLES)})")
     return MEASURED, True
 
@@ -263,14 +263,14 @@ def _feedback_rule() -> Keyed:
 
 @functools.cache
 def _reference_rule() -> Keyed:
-    from ibench.config import ReferenceModelConfig
+    from ibench.run.config import ReferenceModelConfig
 
     return Keyed(base=("language", "repeat_to_n"), left_out=left_out_of(ReferenceModelConfig))
 
 
 def rules() -> dict[str, tuple[type, Keyed]]:
     """Each settings record's class and key rule (the roles test checks base ⊆ hashed)."""
-    from ibench.config import ReferenceModelConfig
+    from ibench.run.config import ReferenceModelConfig
     from ibench.generate.base import SamplingSettings
     from ibench.generate.feedback import FeedbackSettings
     from ibench.generate.prompt import PromptTemplate
@@ -329,13 +329,13 @@ def run_keys(backend: "Backend", sampling: "SamplingSettings", prompt: "PromptTe
     return RunKeys(fingerprint(gen), fingerprint(jud), gen, jud)
 
 
-# The spec's fields each key was first computed from (ibench.spec marks which key a field is of).
+# The spec's fields each key was first computed from (ibench.run.spec marks which key a field is of).
 SPEC_BASE = {"gen": ("sampling", "prompt", "language", "accept_untagged"), "judge": ("judge",), "round": ("feedback",)}
 
 
 def _later(spec: "RunSpec", part: str) -> dict[str, Any]:
     """The spec's fields of the ``part`` key beyond its base, off their defaults."""
-    from ibench.spec import key_fields
+    from ibench.run.spec import key_fields
 
     defaults = _defaults(spec)
     return {name: _plain(getattr(spec, name)) for name in key_fields(spec, part)

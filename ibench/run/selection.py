@@ -1,4 +1,4 @@
-"""The tasks a run evaluates: its :class:`~ibench.spec.TaskSelection` loaded, then narrowed to
+"""The tasks a run evaluates: its :class:`~ibench.run.spec.TaskSelection` loaded, then narrowed to
 those its language and variant can take (each leaving-out logged, never charged to the model)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from omegaconf import DictConfig
 
-    from ibench.spec import RunSpec
+    from ibench.run.spec import RunSpec
     from ibench.tasks.model import Task
 
 log = logging.getLogger("ibench.launch")
@@ -22,7 +22,7 @@ class NoTasks(ValueError):
 def select_tasks(spec: "RunSpec") -> list["Task"]:
     """The selected tasks; :class:`~ibench.tasks.errors.TaskError` for a broken one,
     :class:`NoTasks` when none is left."""
-    from ibench.spec import Variant
+    from ibench.run.spec import Variant
     from ibench.tasks.load import load_tasks
 
     sel = spec.tasks
@@ -59,7 +59,7 @@ def _shown(v: tuple[str, ...] | None) -> str:
 
 def load_bench(cfg: "DictConfig") -> list["Task"]:
     """The tasks ``cfg`` selects (its spec built on the way; a bad setting raises ValueError)."""
-    from ibench.spec import RunSpec
+    from ibench.run.spec import RunSpec
 
     spec, problems = RunSpec.from_config(cfg)
     if spec is None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from ibench.spec import Problem, RunSpec
+from ibench.run.spec import Problem, RunSpec
 
 WANDB_MODES = ("auto", "online", "offline", "disabled")
 
@@ -47,7 +47,7 @@ def _kind(cfg: DictConfig) -> str:
 
 def setting_problems(cfg: DictConfig) -> list[Problem]:
     """How the run executes and reports: pipeline, metrics, W&B and the model's own numbers (what
-    it measures is the spec's to check, :meth:`~ibench.spec.RunSpec.problems`)."""
+    it measures is the spec's to check, :meth:`~ibench.run.spec.RunSpec.problems`)."""
     out: list[Problem] = []
     p = cfg.pipeline
     if not float(p.judge_cpus) > 0:
@@ -215,7 +215,7 @@ def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed:
     """Check everything; raise one :class:`ConfigError` naming every problem, or return what
     was built (the run's spec; the selected tasks). ``model=False`` leaves the model's GPUs and
     endpoint to the machine the run goes to (a Slurm launcher)."""
-    from ibench.selection import NoTasks
+    from ibench.run.selection import NoTasks
     from ibench.tasks.errors import TaskError
 
     spec, problems = RunSpec.from_config(cfg)
@@ -243,7 +243,7 @@ def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed:
 
 
 def _load(spec: RunSpec, cache: dict | None) -> list:
-    from ibench.selection import select_tasks
+    from ibench.run.selection import select_tasks
 
     key = (spec.tasks, spec.language, spec.variant)
     if cache is not None and key in cache:  # the jobs of a sweep: one load per selection
@@ -341,7 +341,7 @@ class CommandLine:
     def __init__(self) -> None:
         from hydra.core.global_hydra import GlobalHydra
 
-        from ibench import config as _config  # noqa: F401 - registers the schema
+        from ibench.run import config as _config  # noqa: F401 - registers the schema
 
         self._ctx = None
         if not GlobalHydra.instance().is_initialized():
@@ -538,7 +538,7 @@ def _flat_keys(cfg: Any, prefix: str = "", depth: int = 3) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m ibench.preflight ARGS``: the launch's checks of ``python -m ibench.launch ARGS``
+    """``python -m ibench.run.preflight ARGS``: the launch's checks of ``python -m ibench.launch ARGS``
     and nothing else (no Ray, no folder): exit 2 with one line per problem, else 0.
     ``slurm/ibench.sbatch`` runs it before the Ray cluster comes up, so a wrong setting, a TP × PP
     the job's GPUs do not divide or weights missing on the node end the job in seconds."""

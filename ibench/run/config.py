@@ -22,9 +22,9 @@ from ibench.generate.base import SamplingSettings
 from ibench.generate.feedback import FeedbackSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.settings import JudgeSettings
-from ibench.keys import EXECUTION, EXTENT, LABEL, MEASURED, mark_of, role
+from ibench.run.keys import EXECUTION, EXTENT, LABEL, MEASURED, mark_of, role
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 CONF_DIR = REPO_ROOT / "conf"
 
 
@@ -318,7 +318,7 @@ class Config:
 
 
 # -- the roles, derived (issue 34) --------------------------------------------------------------------
-# Each config group's schema classes; every field of each carries a role (ibench.keys.role).
+# Each config group's schema classes; every field of each carries a role (ibench.run.keys.role).
 GROUP_SCHEMAS: dict[str, tuple[type, ...]] = {
     "model": (ModelConfig, ReferenceModelConfig, OpenAIModelConfig, VLLMModelConfig),
     "sampling": (SamplingSettings,), "prompt": (PromptTemplate,), "feedback": (FeedbackSettings,),
@@ -331,7 +331,7 @@ CHOICE_IN_PATH = ("model",)
 
 def setting_roles() -> dict[str, str]:
     """Every settings key (``group.field``, and each top-level field) with its role (a
-    :data:`~ibench.keys.LABEL` names, never hashed); raises :class:`~ibench.keys.UnmarkedField`
+    :data:`~ibench.run.keys.LABEL` names, never hashed); raises :class:`~ibench.run.keys.UnmarkedField`
     for a field without one, ValueError for a field two schemas of a group mark differently."""
     import dataclasses
 
