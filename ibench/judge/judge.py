@@ -4,6 +4,7 @@ case verdicts into one sample verdict (and a score for tasks with subtasks)."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..tasks.model import Case, Task
@@ -162,9 +163,7 @@ class Judge:
         return self._combine(task, selected, results, prog.info, warnings)
 
     def _run_cases(self, task: Task, selected: list[Case], solver: Program) -> dict[str, CaseResult]:
-        """Run cases in order. By default a sample stops at its first failing case; with
-        subtasks only the rest of the failing subtask is skipped, so stopping early never
-        changes a score (SPEC §2)."""
+        """Run cases in order, as far as ``walk_cases`` goes with these settings."""
         results: dict[str, CaseResult] = {}
         by_name = {c.name: c for c in selected}
 
@@ -173,29 +172,24 @@ class Judge:
                 results[name] = self._run_case(task, by_name[name], solver)
             return results[name]
 
-        if self.settings.all_cases:
-            for c in selected:
-                run(c.name)
-            return results
-        if task.subtasks:
-            for st in task.subtasks:
-                for name in st.tests:
-                    if name not in by_name:
-                        continue
-                    r = run(name)
-                    if r.verdict is Verdict.SE:
-                        return results
-                    dead = (r.score or 0.0) <= 0.0 if st.grading == "min-score" else r.verdict is not Verdict.OK
-                    if dead:
-                        break
-            in_subtask = {t for st in task.subtasks for t in st.tests}
-            rest = [c for c in selected if c.name not in in_subtask]
-        else:
-            rest = selected
-        for c in rest:
-            if run(c.name).verdict is not Verdict.OK:
-                break
+        walk_cases(task, selected, self.settings.all_cases, run)
         return results
+
+    def early_exit_view(self, task: Task, result: SampleResult, selected: list[Case] | None = None) -> SampleResult:
+        """The result a default (early-exit) run gives, read from an ``all_cases`` run's cases
+        instead of judging again: the same walk over the same per-case verdicts."""
+        chosen = list(selected) if selected is not None else self.select_cases(task)
+        done = {c.case: c for c in result.cases}
+        if result.verdict in (Verdict.CE, Verdict.SE) and not done:
+            return result
+        seen: dict[str, CaseResult] = {}
+
+        def replay(name: str) -> CaseResult:
+            seen[name] = done[name]
+            return done[name]
+
+        walk_cases(task, chosen, False, replay)
+        return self._combine(task, chosen, seen, result.compile, list(result.warnings))
 
     def _combine(self, task: Task, selected: list[Case], results: dict[str, CaseResult], info: CompileInfo,
                  warnings: list[str]) -> SampleResult:
@@ -226,4 +220,34 @@ class Judge:
                             subtask_scores=subtask_scores, warnings=warnings, message=message)
 
 
-__all__ = ["IsolationError", "Judge", "ToolError"]
+
+def walk_cases(task: Task, selected: list[Case], all_cases: bool, run: Callable[[str], CaseResult]) -> None:
+    """Which cases a sample runs, in order. By default a sample stops at its first failing case;
+    with subtasks only the rest of the failing subtask is skipped, so stopping early never
+    changes a score (SPEC §2). ``run`` judges one case (or replays a case already judged)."""
+    if all_cases:
+        for c in selected:
+            run(c.name)
+        return
+    names = {c.name for c in selected}
+    if task.subtasks:
+        for st in task.subtasks:
+            for name in st.tests:
+                if name not in names:
+                    continue
+                r = run(name)
+                if r.verdict is Verdict.SE:
+                    return
+                dead = (r.score or 0.0) <= 0.0 if st.grading == "min-score" else r.verdict is not Verdict.OK
+                if dead:
+                    break
+        in_subtask = {t for st in task.subtasks for t in st.tests}
+        rest = [c for c in selected if c.name not in in_subtask]
+    else:
+        rest = selected
+    for c in rest:
+        if run(c.name).verdict is not Verdict.OK:
+            break
+
+
+__all__ = ["IsolationError", "Judge", "ToolError", "walk_cases"]

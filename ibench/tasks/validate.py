@@ -244,11 +244,14 @@ def _run_solution(job: SolutionJob, settings: "JudgeSettings") -> Row:
         return _solution_row(task, sol, result, sampled=job.cases is not None)
     judge = _judge(settings, all_cases=True)
     if job.cases is None:
-        row = _solution_row(task, sol, judge.judge(task, source, language=language), sampled=False)
+        full = judge.judge(task, source, language=language)
+        row = _solution_row(task, sol, full, sampled=False)
         if row.ok and not sol.accepted:
             # The label a default (early-exit) run gives must be the one expected.json declares
-            # for it, or the reference model's replay would disagree with the task card.
-            early = _judge(settings, all_cases=False).judge(task, source, language=language)
+            # for it, or the reference model's replay would disagree with the task card. The
+            # full run holds every case's verdict: the early-exit walk over them is that label,
+            # without judging the program a second time.
+            early = judge.early_exit_view(task, full)
             if early.verdict.value != sol.expected_for(all_cases=False) and not (
                     sol.accepts and sol.expected_early_exit is None and sol.agrees(early.verdict.value)):
                 return Row(sol.path.name, f"{sol.expected_for(all_cases=False)} (early exit)", early.verdict.value,
@@ -319,21 +322,41 @@ def plan_jobs(tasks: Sequence[Task], cases: int | None) -> list[ToolsJob | Solut
     return jobs
 
 
+def estimated_seconds(job: ToolsJob | SolutionJob, settings: "JudgeSettings") -> float:
+    """A job's rough cost, to start the longest first: a probe expected to run out of CPU time
+    spends its limit on every case, one that stalls waits for its wall cap (unless the deadlock
+    look ends it), the rest a few milliseconds a case."""
+    from ibench.languages import of_path
+
+    if isinstance(job, ToolsJob):
+        return 1.0 + 0.01 * len(job.cases)
+    task, sol = job.task, job.solution
+    n = len(job.cases) if job.cases is not None else len(task.cases)
+    language = of_path(sol.path)
+    cpu_s = task.cpu_time_limit_ms / 1000 * (language.time_factor if language else 1.0)
+    wall_s = max(settings.wall_factor * cpu_s, cpu_s + settings.wall_extra_s)
+    per_case = {"TLE": cpu_s, "IDLE": wall_s / 2, "MLE": 0.3}.get(sol.expected, 0.05)
+    return 1.0 + n * per_case
+
+
 def _execute(jobs: list, settings: "JudgeSettings", workers: int, use_ray: bool) -> Iterable[tuple[int, list[Row]]]:
-    """Yield (job index, rows) as jobs finish."""
+    """Yield (job index, rows) as jobs finish. Jobs start longest first, so that a few long
+    probes (every case to its CPU limit) are not left to run alone at the end."""
+    order = sorted(range(len(jobs)), key=lambda i: -estimated_seconds(jobs[i], settings))
     if use_ray:
-        yield from _execute_ray(jobs, settings, workers)
+        yield from _execute_ray(jobs, order, settings, workers)
     elif workers <= 1:
         for i, job in enumerate(jobs):
             yield i, run_job(job, settings)
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(run_job, job, settings): i for i, job in enumerate(jobs)}
+            futures = {pool.submit(run_job, jobs[i], settings): i for i in order}
             for future in as_completed(futures):
                 yield futures[future], future.result()
 
 
-def _execute_ray(jobs: list, settings: "JudgeSettings", workers: int) -> Iterable[tuple[int, list[Row]]]:
+def _execute_ray(jobs: list, order: list[int], settings: "JudgeSettings",
+                 workers: int) -> Iterable[tuple[int, list[Row]]]:
     import ray
 
     started = not ray.is_initialized()
@@ -344,7 +367,7 @@ def _execute_ray(jobs: list, settings: "JudgeSettings", workers: int) -> Iterabl
                  include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
     try:
         remote = ray.remote(num_cpus=1)(run_job)
-        index = {remote.remote(job, settings): i for i, job in enumerate(jobs)}
+        index = {remote.remote(jobs[i], settings): i for i in order}
         pending = list(index)
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

@@ -45,6 +45,14 @@ class FakeJudge:
         return SampleResult(verdict, [], CompileInfo(True, 1.0, False), "fake", score=score,
                             message="" if verdict is Verdict.OK else f"case 001: {verdict.value}: fake")
 
+    def early_exit_view(self, task, result):
+        """An `EARLY=X` word names the early-exit label; else it is the full run's."""
+        source = self.calls[-1]["source"]
+        self.calls.append({"source": source, "all_cases": False, "cases": "replayed"})
+        words = dict(w.split("=") for w in source.split() if "=" in w)
+        verdict = Verdict(words.get("EARLY", result.verdict.value))
+        return SampleResult(verdict, [], result.compile, "fake", message=f"case 001: {verdict.value}: fake")
+
 
 @pytest.fixture
 def fake_judge(monkeypatch):
@@ -86,9 +94,19 @@ def test_all_good(tmp_path, fake_judge):
     assert items == ["compile interactor/non_adaptive.cpp", "compile generator/gen_cases.cpp",
                      "regenerate 2 cases", "ok.cpp", "wa.cpp"]
     # every known solution runs every case (a probe's label is the most severe over all of them);
-    # a probe is also run once with the default early exit, whose label must match too
+    # a probe's default (early-exit) label is read from that run's cases, not judged again,
+    # and must match too
     assert [(c["source"], c["all_cases"], c["cases"]) for c in fake_judge] == [
-        ("// VERDICT=OK", True, None), ("// VERDICT=WA", True, None), ("// VERDICT=WA", False, None)]
+        ("// VERDICT=OK", True, None), ("// VERDICT=WA", True, None), ("// VERDICT=WA", False, "replayed")]
+
+
+def test_early_exit_label_must_match_the_card(tmp_path, fake_judge):
+    root = make_interactive(tmp_path / "t")
+    solutions(root, {"ok.cpp": ("OK", "// VERDICT=OK"), "re.cpp": ("RE", "// VERDICT=RE EARLY=WA")})
+    [result] = run([load_task(root)])
+    rows = {r.item: r for r in result.rows}
+    assert rows["re.cpp"].ok is False and rows["re.cpp"].got == "WA"
+    assert "expected_early_exit" in rows["re.cpp"].detail
 
 
 def test_mismatches_are_failures(tmp_path, fake_judge):
