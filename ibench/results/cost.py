@@ -84,6 +84,8 @@ def run_cost(samples: pl.DataFrame, verdicts: pl.DataFrame, cases: pl.DataFrame,
     """A run's cost from its own samples, verdicts and cases (a :class:`~ibench.results.runlog.RunLog`'s
     ``current()``): counts, then ``<total>``, ``<total>/sample`` and ``<total>/solved_task`` for
     each of :data:`TOTALS` (money only with a price and token counts)."""
+    if "sample_id" in cases.columns and "sample_id" in samples.columns:  # the cases of these samples only
+        cases = cases.filter(pl.col("sample_id").is_in(samples["sample_id"].implode()))
     judged = verdicts.height
     ok = verdicts.filter(pl.col("verdict") == "OK") if judged else verdicts
     solved = ok["task_id"].n_unique() if ok.height else 0
@@ -116,6 +118,23 @@ def cost_of_log(log: Any, prices: Mapping[str, dict[str, float]] | None = None) 
     price = price_for(table, (ident.label, ident.recorded.get("model"), (log.summary or {}).get("model")))
     s, v, c = log.current()
     return run_cost(s, v, c, price)
+
+
+def cost_of_store(store: Any, gen_key: str, judge_key: str, names: Iterable[Any],
+                  prices: Mapping[str, dict[str, float]] | None = None) -> dict[str, Any]:
+    """:func:`run_cost` of a run while its :class:`~ibench.results.store.RunStore` is open (the
+    launch's summary): its gen key's samples, their verdicts and cases under its judge key;
+    priced by the first of ``names`` (its label, its model) that ``prices`` (default
+    ``conf/prices.yaml``; a table that cannot be read: no money, never a failed run) holds."""
+    if prices is None:
+        try:
+            prices = load_prices()
+        except PriceError:
+            prices = {}
+    s = store.table("samples").filter(pl.col("gen_key") == gen_key)
+    v = store.table("verdicts").filter((pl.col("gen_key") == gen_key) & (pl.col("judge_key") == judge_key))
+    c = store.table("cases").filter(pl.col("judge_key") == judge_key)
+    return run_cost(s, v, c, price_for(prices, names))
 
 
 def summary_cost(summary: Mapping[str, Any]) -> dict[str, Any] | None:

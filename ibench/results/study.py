@@ -17,6 +17,10 @@ its folder name. Sections, each written only when the runs hold what it needs:
 - **Per-round failure composition** (paper C.2, Table 11): for runs whose samples carry
   refinement rounds, each round's failure composition among the still-unsolved and the
   cumulative refine@k. ``refine_rounds.csv`` / ``.png``.
+- **Rephrased statements** (LiveOIBench Figure 4): a run with ``prompt.rephrase=true`` beside the
+  same run on the original statements — pass@1 of both on common tasks and the paired difference
+  with a bootstrap interval over tasks (:mod:`ibench.results.study_rephrase`). ``rephrase.csv``,
+  ``rephrase_tasks.csv``, ``rephrase.png``.
 - **Batch variant vs interactive** (paper C.1, Table 9): runs of the same model, language and
   prompt that differ by variant (``meta.identity.variant``, default interactive) — one row per run:
   pass@1 on the tasks both have, and the failure composition of their unsuccessful executions
@@ -107,6 +111,9 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
 
     console = console or Console(width=170)
     paths, runs = load_runs(dirs)
+    from ibench.results.study_rephrase import plot_rephrase, rephrase_rows
+
+    rephrase, rephrase_tasks = rephrase_rows(runs)  # paired by identity, before distinguish relabels
     split = distinguish(runs)
     out_dir = Path(out) if out else (Path(os.path.commonpath([str(p) for p in paths])) / "study_report"
                                      if len(paths) > 1 else paths[0] / "study_report")
@@ -155,9 +162,16 @@ def study(dirs: Sequence[str | Path], out: str | Path | None = None, years: Sequ
         files["batch_vs_interactive_png"] = plot_batch_variant_vs_interactive(bi, out_dir / "batch_vs_interactive.png")
         show("Batch variant vs interactive (C.1): pass@1 on common tasks, failure composition (Table 9)", bi,
              skip=("run_dir",))
+    if rephrase:
+        files["rephrase_csv"] = write_csv(rephrase, out_dir / "rephrase.csv")
+        files["rephrase_tasks_csv"] = write_csv(rephrase_tasks, out_dir / "rephrase_tasks.csv")
+        files["rephrase_png"] = plot_rephrase(rephrase, out_dir / "rephrase.png")
+        show("Rephrased statements (LiveOIBench Fig. 4): pass@1 on common tasks, paired difference with 95% "
+             "bootstrap CI over tasks", rephrase, skip=("run_dir", "original_run"))
     if not files:
         raise StudyError("none of the study sections applies to these runs (no release dates, one language × "
-                         "prompt cell per model, no few-shot, refinement or batch-variant/interactive pair)")
+                         "prompt cell per model, no few-shot, refinement, batch-variant/interactive or "
+                         "original/rephrased pair)")
     console.print("wrote " + escape(", ".join(str(p) for p in files.values())))
     return files
 
@@ -196,7 +210,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ibench.results study",
                                  description="The paper's studies from runs on disk: time splits (C.3), language × "
                                              "prompt (C.4), mitigation strategies and refinement rounds (C.2), "
-                                             "batch variant vs interactive (C.1).")
+                                             "batch variant vs interactive (C.1), original vs rephrased "
+                                             "statements (LiveOIBench Fig. 4).")
     ap.add_argument("runs", nargs="+", help="run folders, or folders above them")
     ap.add_argument("--out", help="output folder (default: <common folder>/study_report)")
     ap.add_argument("--years", help="cut years, e.g. 2019:2025 or 2020,2022 (default: every release year)")

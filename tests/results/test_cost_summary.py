@@ -82,3 +82,18 @@ def test_the_viewer_run_page_has_the_cost_of_an_old_summary_too():
     entry = _cost_entry(log, s, v, c)
     assert entry["judged"] == v.height and entry["priced"] is False
     assert "judge CPU s (solver)" in [r[0] for r in entry["rows"]]
+
+
+def test_the_launch_reads_it_from_the_open_store_by_its_keys(tmp_path):
+    from ibench.results.cost import cost_of_store
+    from ibench.results.store import RunStore
+
+    run = _run(tmp_path)
+    log = load(run)
+    meta = log.summary["meta"]
+    with RunStore(run / "results") as store:
+        cost = cost_of_store(store, meta["gen_key"], meta["judge_key"], ("nobody", "priced"),
+                             {"priced": {"prompt_per_mtok": 1.0, "completion_per_mtok": 4.0}})
+        other = cost_of_store(store, "another-gen-key", meta["judge_key"], ("priced",), {})
+    assert cost == cost_of_log(log, {"priced": {"prompt_per_mtok": 1.0, "completion_per_mtok": 4.0}})
+    assert other["samples"] == 0 and other["judge_cpu_s"] is None  # another configuration's rows are not its own
