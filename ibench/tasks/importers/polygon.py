@@ -6,7 +6,9 @@ checker and interactor) and ``solutions/`` tagged in ``problem.xml``. Each becom
 folder (docs/IMPORT.md has the whole mapping):
 
 - the ``tests`` testset's limits (ms, bytes → MB) and tests in their order; a package without
-  its tests (a "standard" package: generators and scripts only) is unsupported;
+  its tests (a "standard" package: manual tests, generators and scripts) has them made at
+  import, its generator commands run and its answers written by the main solution
+  (:mod:`.polygon_tests`);
 - the checker (testlib, ``checker in out ans``) becomes ``checker/checker.cpp``; an interactor
   makes the task interactive (``interactor in tout``, cases 001, 002, ... with no cap on their
   number, ``"case_pools": "open"``), and the checker then judges the interactor's ``tout``
@@ -36,6 +38,7 @@ from .icpc_package import (
     task_card,
     write_statement,
 )
+from .polygon_tests import PolygonTests
 
 SKIPPED_TAGS = {"failed": "expects the checker to fail", "do-not-run": "tagged do-not-run"}
 STATEMENT_SECTIONS = ("legend.tex", "input.tex", "output.tex", "interaction.tex", "notes.tex", "scoring.tex")
@@ -169,25 +172,22 @@ def build_polygon(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, i
 
     width = max(3, len(str(len(tests))))
     names: list[str] = []
-    for i in range(1, len(tests) + 1):
-        src_in, src_ans = root / _pattern(in_pat, i), root / _pattern(ans_pat, i)
-        if not src_in.is_file():
-            raise Unsupported(f"{_pattern(in_pat, i)} is missing: the package does not hold its tests (a standard "
-                              "package); download the full (linux or windows) package")
-        name = f"{i:0{width}d}"
-        if interactor is not None:
-            (task_dir / "cases").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src_in, task_dir / "cases" / f"{name}.in")
-            if src_ans.is_file():
-                shutil.copyfile(src_ans, task_dir / "cases" / f"{name}.ans")
-        else:
-            if not src_ans.is_file():
-                raise Unsupported(f"{_pattern(ans_pat, i)} is missing: the package holds no answers; download the "
-                                  "full (linux or windows) package")
-            (task_dir / "tests").mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(src_in, task_dir / "tests" / f"{name}.in")
-            shutil.copyfile(src_ans, task_dir / "tests" / f"{name}.out")
-        names.append(name)
+    with PolygonTests(root, xml, tests, in_pat, ans_pat, interactor=interactor, checker=checker,
+                      log=log, task_id=task_id) as sources:
+        for i in range(1, len(tests) + 1):
+            src_in = sources.input(i)
+            src_ans = sources.answer(i, src_in)
+            name = f"{i:0{width}d}"
+            folder = task_dir / ("cases" if interactor is not None else "tests")
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(src_in, folder / f"{name}.in")
+            if src_ans is not None:
+                shutil.copyfile(src_ans, folder / (f"{name}.ans" if interactor is not None else f"{name}.out"))
+            names.append(name)
+        if sources.generated or sources.answered:
+            log.note(f"{task_id}: {sources.generated} test(s) generated, {sources.answered} answer(s) written "
+                     "by the main solution")
+            log.count("tests generated at import", sources.generated)
     if interactor is not None:
         _copy_program(interactor, task_dir / "interactor", "non_adaptive.cpp")
     if checker is not None:
