@@ -160,6 +160,22 @@ def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -
     return Limits(cpu, task.memory_limit_mb * 1024, int(wall))
 
 
+def interactor_cpu_ms(settings: JudgeSettings, task: Task, wall_ms: int) -> int:
+    """The interactor's own CPU budget: the judge's setting or the task card's, whichever is
+    larger, and never below the solver's hard wall cap (a solver's flood that keeps the
+    interactor reading must meet the cap, the solver's IDLE, not this limit, an SE)."""
+    return int(max(settings.interactor_cpu_s * 1000, wall_ms * settings.wall_hard_factor, task.interactor_cpu_ms or 0))
+
+
+def interactor_wall_ms(settings: JudgeSettings, task: Task, wall_ms: int) -> int:
+    """How long the interactor may compute, by the clock, from its start: ``judge.interactor_wall_s``,
+    else twice its CPU budget (a loaded node gives it half a core). The supervisor never ends a
+    computing interactor before the solver's own hard cap either."""
+    if settings.interactor_wall_s is not None:
+        return int(settings.interactor_wall_s * 1000)
+    return 2 * interactor_cpu_ms(settings, task, wall_ms)
+
+
 def prefills(task: Task, settings: JudgeSettings) -> bool:
     """The batch variant (InteractBench C.1): a stdio-interactive task's solver first reads the
     hidden case on stdin, then interacts as usual. Grader-linked tasks are never given it."""
@@ -258,8 +274,8 @@ class InteractiveGrader:
             nproc=self.settings.max_processes + solver.runtime_threads, fsize_kb=self.settings.output_limit_mb * 1024,
             # never below the hard wall cap: a solver's flood that keeps the interactor reading
             # must meet the cap (the solver's IDLE), not the interactor's own CPU limit (an SE)
-            interactor_cpu_ms=int(max(self.settings.interactor_cpu_s * 1000, lim.wall_ms * self.settings.wall_hard_factor,
-                                      task.interactor_cpu_ms or 0)),
+            interactor_cpu_ms=interactor_cpu_ms(self.settings, task, lim.wall_ms),
+            interactor_wall_ms=interactor_wall_ms(self.settings, task, lim.wall_ms),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
             address_space_kb=solver.address_space_kb(lim.mem_kb),

@@ -35,6 +35,9 @@ class JudgeSettings:
     tail_bytes: int = 2048  # pipe / stderr tails kept per case
     transcript_bytes: int = 16384  # per case turn by turn: its first and last halves (each turn costs its bytes + 16); 0: none
     interactor_cpu_s: float = 20.0  # the trusted side's own CPU cap; hitting it is a judge error
+    # the interactor's own wall budget while it computes (from its start; never below the
+    # solver's hard cap); None: twice its CPU budget. Running past it is a judge error (SE)
+    interactor_wall_s: float | None = None
     interactor_memory_mb: int = 4096  # address-space cap of interactors and checkers (0: none); hitting it is SE
     pin_cpu: bool = True  # run each judge slot's cases on one CPU (slot index modulo the allowed CPUs)
     isolation: str = "auto"  # auto | root | userns | rlimit  (auto picks the strongest the host offers)
@@ -60,6 +63,9 @@ class JudgeSettings:
         for name in ("compile_timeout_s", "wall_factor", "wall_hard_factor", "interactor_cpu_s"):
             if not getattr(self, name) > 0:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected a positive number")
+        if self.interactor_wall_s is not None and not self.interactor_wall_s > 0:
+            out.append(f"judge.interactor_wall_s: {self.interactor_wall_s!r}; expected a positive number of "
+                       "seconds or null (twice the interactor's CPU budget)")
         for name in ("wall_extra_s", "grace_ms", "interactor_memory_mb"):
             if getattr(self, name) < 0:
                 out.append(f"judge.{name}: {getattr(self, name)!r}; expected zero or more")

@@ -180,10 +180,13 @@ def _budget(task: Task, source: Path, settings: "JudgeSettings") -> str:
     """The judge program's own CPU budget, recorded with the build (interactors; ICPC validators)."""
     if source not in task.interactors.values() and not (task.contract == "icpc" and source == task.checker):
         return ""
-    ms = max(settings.interactor_cpu_s * 1000, task.interactor_cpu_ms or 0)
+    from ibench.judge.interactive import case_limits, interactor_cpu_ms, interactor_wall_ms
+
+    wall = case_limits(task, settings).wall_ms
     where = "the task card's interactor_cpu_ms" if (task.interactor_cpu_ms or 0) >= settings.interactor_cpu_s * 1000 \
         else "judge.interactor_cpu_s"
-    return f"own CPU budget {ms:.0f} ms ({where})"
+    return (f"own CPU budget {interactor_cpu_ms(settings, task, wall)} ms ({where}), "
+            f"wall {interactor_wall_ms(settings, task, wall)} ms while computing")
 
 
 def _regenerate(gen: Path, recipe: CaseRecipe, case: Case) -> Row | None:

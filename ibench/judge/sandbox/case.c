@@ -136,6 +136,7 @@ static void parse_case_args(int argc, char **argv) {
         else if (ARG("--fsize-kb")) opt.fsize_kb = atol(v);
         else if (ARG("--interactor-cpu-ms")) opt.inter_cpu_ms = atol(v);
         else if (ARG("--interactor-as-kb")) opt.inter_as_kb = atol(v);
+        else if (ARG("--interactor-wall-ms")) opt.inter_wall_ms = atol(v);
         else if (ARG("--uid")) opt.uid = atol(v);
         else if (ARG("--gid")) opt.gid = atol(v);
         else if (ARG("--cg-mem")) opt.cg_mem = v;
@@ -186,6 +187,7 @@ struct case_run {
     long long oom_before, oom_before_v2, cpu_before_v2;
     /* clocks: the run's (and the interactor's), the solver's, and its caps */
     long start, sol_start, deadline, hard_deadline, starve_deadline, end;
+    long inter_deadline;            /* how long a computing interactor may run: its own budget */
     /* the watch */
     int dl_on, deadlock;
     long deadlock_after_us;
@@ -401,6 +403,10 @@ static void arm_watches(struct case_run *c) {
     c->act = (struct activity){c->sol_start, 0, 0, 0};  /* the solver's CPU and run-delay: none at its start */
     c->hard_deadline = c->sol_start + (opt.wall_hard_ms > opt.wall_ms ? opt.wall_hard_ms : opt.wall_ms) * 1000;
     c->starve_deadline = c->sol_start + 4 * (c->hard_deadline - c->sol_start);
+    /* The interactor's wall budget is its own (from its start), never shorter than the solver's
+     * hard cap: a slow but correct judge program checking a final answer is not a judge error. */
+    long own = c->start + opt.inter_wall_ms * 1000;
+    c->inter_deadline = own > c->hard_deadline ? own : c->hard_deadline;
     /* In a box the solver has ended when its init's record arrives; a one-case box's init is
      * still waited for (it may have an export to finish), a sample's box is kept. */
     c->wait_for_init = opt.box && !c->use_zy;
@@ -590,13 +596,13 @@ static void on_wall_clock(struct case_run *c) {
     int sol_active = 0;  /* read once per expiry (it moves the window on) */
     if ((!sol->done && (sol_active = activity_since(sol, &c->act)) && now_us() < c->starve_deadline &&
          solver_tree_cpu_us(sol) <= opt.cpu_ms * 1000) ||
-        (now_us() < c->hard_deadline && itr->pid && !itr->done && proc_runnable(itr->pid))) {
+        (now_us() < c->inter_deadline && itr->pid && !itr->done && proc_runnable(itr->pid))) {
         /* Someone is still computing within its CPU budget (for the solver: its whole process
          * tree, which a per-process CPU timer cannot see), nobody is stuck. Under load a working
          * solver (or an interactor checking a final answer) must not be cut short by wall time
          * alone; the cap is for runs where both sides wait. A runnable solver within its CPU
-         * limit is given up to four times the interactor's hard cap: its CPU check, not the
-         * clock, ends it. */
+         * limit is given up to four times the hard cap: its CPU check, not the clock, ends it;
+         * a runnable interactor its own wall budget (its CPU limit ends it sooner). */
         arm_at(tfd, now_us() + 250000);
         return;
     }

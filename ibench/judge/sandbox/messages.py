@@ -36,6 +36,7 @@ class RunRequest:
     nproc: int = 16
     fsize_kb: int = 65536
     interactor_cpu_ms: int = 20000
+    interactor_wall_ms: int = 0  # its own wall budget while it computes; 0: the solver's hard cap
     interactor_as_kb: int = 0  # the interactor's address-space cap; 0: none
     # In a box: host paths bound read-only (host, inside), on top of the loader and libraries
     binds: list[tuple[str, str]] = field(default_factory=list)

@@ -201,7 +201,8 @@ class Sandbox:
                 "--cpu-ms", str(req.cpu_ms), "--mem-kb", str(req.mem_kb), "--wall-ms", str(req.wall_ms),
                 "--grace-ms", str(req.grace_ms), "--wall-hard-ms", str(req.wall_hard_ms or req.wall_ms),
                 "--nproc", str(req.nproc), "--fsize-kb", str(req.fsize_kb),
-                "--interactor-cpu-ms", str(req.interactor_cpu_ms), "--interactor-as-kb", str(req.interactor_as_kb)]
+                "--interactor-cpu-ms", str(req.interactor_cpu_ms), "--interactor-wall-ms", str(req.interactor_wall_ms),
+                "--interactor-as-kb", str(req.interactor_as_kb)]
         if req.argv0:
             args += ["--argv0", req.argv0]
         for a in req.solver_args:

@@ -99,6 +99,7 @@ struct options {
     long cpu_ms, mem_kb, wall_ms, grace_ms, nproc, fsize_kb, inter_cpu_ms, inter_as_kb, as_kb;
     long uid, gid;
     long wall_hard_ms;
+    long inter_wall_ms;         /* the interactor's own wall budget while it computes (0: the hard cap) */
     int box, userns, landlock;
     int sockets;                /* a runtime that needs AF_UNIX sockets (the JVM's socketpair at start) */
     const char *bind_src[MAX_BINDS], *bind_dst[MAX_BINDS];
