@@ -411,3 +411,10 @@ def register() -> ConfigStore:
 
 
 register()
+
+
+def as_dict(node: Any, resolve: bool = True) -> dict[str, Any]:
+    """A config node as a plain dict (a mapping node always converts to one)."""
+    out = OmegaConf.to_container(node, resolve=resolve)
+    assert isinstance(out, dict)
+    return {str(k): v for k, v in out.items()}

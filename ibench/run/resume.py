@@ -14,7 +14,8 @@ from omegaconf import DictConfig, OmegaConf
 
 from ibench.run.config import GROUP_SCHEMAS, resume_allowed_keys, setting_roles
 from ibench.run.keys import EXECUTION
-from ibench.run.preflight import CommandLine, ConfigError, _first_lines, _node
+from ibench.run.overrides import CommandLine, config_node, first_lines
+from ibench.run.preflight import ConfigError
 
 # Settings a resume may change: they change where or how a run executes, or what its report
 # shows, or how far it goes (more refinement rounds), never a sample or a verdict — derived from
@@ -92,7 +93,7 @@ def _merge_leafwise(base: DictConfig, saved: Any, path: str, dropped: list[str])
         return
     for k, v in saved.items():
         sub = f"{path}.{k}" if path else str(k)
-        if _node(base, sub) is None:
+        if config_node(base, sub) is None:
             dropped.append(sub)
             continue
         _merge_leafwise(base, v, sub, dropped)
@@ -119,12 +120,12 @@ def adopt_resume(current: DictConfig, run_dir: Any, overrides: list[str], cmd: "
         base = cmd.compose(group_overrides)
     except Exception as exc:  # noqa: BLE001 - a config the folder names no longer exists
         raise ConfigError(f"invalid settings:\n  resume: {run_dir} was made with {', '.join(group_overrides)}, "
-                          f"which no longer compose: {_first_lines(exc)}") from None
+                          f"which no longer compose: {first_lines(exc)}") from None
     dropped: list[str] = []
     for k, v in saved.items():
         if k in ("resume", "print_config", "hydra"):
             continue
-        if _node(base, str(k)) is None:
+        if config_node(base, str(k)) is None:
             dropped.append(str(k))
             continue
         _merge_leafwise(base, v, str(k), dropped)

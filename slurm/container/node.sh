@@ -22,7 +22,7 @@ if [[ "${SLURM_NODEID:-0}" == 0 ]]; then
   rc=0
   if [[ "${IBENCH_PREFLIGHT:-1}" != 0 ]]; then
     t0=${EPOCHREALTIME}
-    "${PYTHON}" -m ibench.run.preflight "${args[@]}" || rc=$?
+    "${PYTHON}" -m ibench.run.check "${args[@]}" || rc=$?
     echo "ibench: preflight exit ${rc} in $(awk -v a="${t0}" -v b="${EPOCHREALTIME}" 'BEGIN { printf "%.2f", b - a }')s"
   fi
   if [[ ${rc} -eq 0 ]]; then

@@ -35,7 +35,7 @@ def job(monkeypatch, tmp_path):
 
 
 def preflight_cli(args: list[str], capsys) -> tuple[int, str, float]:
-    from ibench.run.preflight import main
+    from ibench.run.check import main
 
     t0 = time.perf_counter()
     rc = main(args)
@@ -105,10 +105,10 @@ def test_offline_hub_weights_must_be_in_the_cache(job, capsys, monkeypatch, tmp_
 
 
 def test_the_command_exits_2_naming_the_field():
-    """`python -m ibench.run.preflight` as slurm/ibench.sbatch runs it: exit 2 and the field."""
+    """`python -m ibench.run.check` as slurm/ibench.sbatch runs it: exit 2 and the field."""
     env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", "SLURM_JOB_ID": "7", "SLURM_JOB_NUM_NODES": "3",
            "SLURM_GPUS_PER_NODE": "8", "PYTHONPATH": str(REPO)}
-    proc = subprocess.run([sys.executable, "-m", "ibench.run.preflight", BIG, "cluster=slurm"], cwd=REPO, env=env,
+    proc = subprocess.run([sys.executable, "-m", "ibench.run.check", BIG, "cluster=slurm"], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2, proc.stderr
     assert "model.pipeline_parallel_size:" in proc.stderr

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from ibench.launch import prompts_too_long
+from ibench.run.summary import prompts_too_long
 
 
 def test_prompts_too_long_are_counted_from_the_verdict_messages():

@@ -123,3 +123,48 @@ def test_after_its_output_ends_the_solvers_own_end_decides(body, verdict):
         assert r.verdict.value == verdict, (r.verdict, r.message)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+# The first query comes from a worker thread after a timed wait (condition_variable::wait_for,
+# a futex with a timeout) while the main thread already blocks reading the reply: for 400 ms
+# both sides read, yet the worker's clock will end it. Not a deadlock (it was IDLE within 60 ms
+# while every futex wait counted as blocked).
+WORKER_WRITES_LATER = r"""
+#include <bits/stdc++.h>
+using namespace std;
+int main() {
+    mutex mu;
+    condition_variable cv;
+    thread worker([&] {
+        unique_lock<mutex> l(mu);
+        cv.wait_for(l, chrono::milliseconds(400));
+        cout << "? 500" << endl;
+    });
+    string r0;
+    cin >> r0;
+    worker.join();
+    int lo = 1, hi = 1000;
+    if (r0 == "=") lo = hi = 500; else if (r0 == "<") lo = 501; else hi = 499;
+    while (lo < hi) {
+        int m = (lo + hi) / 2;
+        cout << "? " << m << endl;
+        string r; cin >> r;
+        if (r == "=") { lo = hi = m; break; }
+        if (r == "<") lo = m + 1; else hi = m - 1;
+    }
+    cout << "! " << lo << endl;
+}
+"""
+
+
+def test_a_worker_in_a_timed_wait_is_not_a_deadlock():
+    from ibench.judge import Judge, JudgeSettings
+    from ibench.tasks.load import load_task
+
+    base = public_dir("ibench-timed-wait-")
+    try:
+        task = load_task(build_guess_task(base))
+        r = Judge(JudgeSettings()).judge(task, WORKER_WRITES_LATER, "cpp", cases=task.cases[:2])
+        assert r.verdict is Verdict.OK, (r.verdict, r.message)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

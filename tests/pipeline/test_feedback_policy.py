@@ -82,7 +82,7 @@ def launch(tasks_dir: Path, run_dir: Path, *extra: str):
     from hydra import compose, initialize_config_dir
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
     from ibench.results.store import read_table
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

@@ -43,7 +43,7 @@ def compose_folder(run_dir: Path):
 
 @pytest.mark.parametrize("name", RUNS)
 def test_an_existing_run_folder_resumes_with_nothing_generated_or_judged(ray_session, tmp_path, name):
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     run_dir = tmp_path / name
     shutil.copytree(FIXTURES / name, run_dir)

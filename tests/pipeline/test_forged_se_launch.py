@@ -22,7 +22,7 @@ def test_one_honest_and_three_flooding_programs_is_a_quarter_and_no_se(ray_sessi
     from hydra import compose, initialize_config_dir
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     root = build_guess_task(tmp_path / "tasks")
     (root / "interactor" / "non_adaptive.cpp").write_text(SLOW_INTERACTOR)

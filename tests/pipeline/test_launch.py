@@ -88,7 +88,7 @@ def compose(tasks_dir: Path, *extra: str):
 
 
 def launch(tasks_dir: Path, run_dir: Path, *extra: str):
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     buf = io.StringIO()
     summary = run(compose(tasks_dir, *extra), run_dir, console=Console(file=buf, width=200))

@@ -33,7 +33,7 @@ def one_task(tmp_path_factory):
 
 def test_require_isolation_refuses_a_node_without_the_box(ray_session, one_task, tmp_path):
     from ibench.judge.judge import IsolationError
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     buf = io.StringIO()
     with pytest.raises(IsolationError, match="require_isolation=true.*rlimit\\+seccomp"):
@@ -46,7 +46,7 @@ def test_require_isolation_refuses_a_node_without_the_box(ray_session, one_task,
 
 def test_each_node_isolation_is_printed_at_start(ray_session, one_task, tmp_path):
     from ibench.judge import Judge, JudgeSettings
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     buf = io.StringIO()
     run(compose(one_task, "bench.ids=[guess-the-number]", "sampling.n=1"), tmp_path / "run",

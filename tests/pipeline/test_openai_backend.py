@@ -136,7 +136,7 @@ def test_openai_model_end_to_end_through_the_launch(ray_session, tmp_path):
     from rich.console import Console
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     repo = Path(__file__).resolve().parents[2]
     tasks = tmp_path / "tasks"

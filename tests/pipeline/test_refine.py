@@ -64,7 +64,7 @@ def launch(tasks_dir: Path, run_dir: Path, *extra: str):
     from hydra import compose, initialize_config_dir
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose("config", overrides=[f"bench.tasks_dir={tasks_dir}", f"bench.non_adaptive_cases={CASES}",

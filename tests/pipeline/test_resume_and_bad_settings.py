@@ -134,7 +134,7 @@ def test_a_sweep_with_one_bad_job_runs_none(one_task, tmp_path):
 
 
 def test_the_sweep_check_composes_each_job():
-    from ibench.launch import check_command
+    from ibench.run.check import check_command
 
     jobs, configs, problems = check_command(["-m", "sampling.n=2,3", "prompt=zero_shot,few_shot",
                                              f"bench.ids=[{TASK}]"], request=False)
@@ -196,7 +196,7 @@ def test_reference_banner_says_what_n_does():
     from types import SimpleNamespace
 
     from ibench.generate.reference import ReferenceBackend
-    from ibench.launch import banner_note
+    from ibench.run.driver import banner_note
 
     backend = ReferenceBackend.__new__(ReferenceBackend)
     backend.repeat_to_n, backend.language = False, "cpp"

@@ -286,7 +286,7 @@ def two_tasks(tmp_path_factory):
 def two_runs(ray_session, two_tasks, tmp_path_factory):
     """Two real runs of the reference model under folder names holding `[`, `=` and a
     `/`-derived part: all known solutions once, and the first three cycled (n = 6)."""
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     root = tmp_path_factory.mktemp("runs")
     dirs = [root / "sweep[1]" / "model.model=Qwen_Qwen3-32B,bench.ids=a", root / "sweep[2]" / "n=6"]

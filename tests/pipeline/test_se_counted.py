@@ -70,7 +70,7 @@ def test_launch_counts_a_sample_that_stays_se_and_its_resume_too(ray_session, tm
     from hydra import compose, initialize_config_dir
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     tasks = tmp_path / "tasks"
     shutil.copytree(REPO / "tests" / "fixtures" / "tasks" / "broken-interactor", tasks / "broken-interactor")

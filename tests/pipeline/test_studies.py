@@ -69,7 +69,7 @@ def compose(*overrides: str):
 
 
 def launch(run_dir: Path, *overrides: str):
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     cfg = compose(*overrides)
     return run(cfg, run_dir, console=Console(file=io.StringIO(), width=200), overrides=list(overrides))

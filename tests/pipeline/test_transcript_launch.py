@@ -24,7 +24,7 @@ def test_a_launch_stores_each_cases_transcript(ray_session, tmp_path):
     from hydra import compose, initialize_config_dir
 
     from ibench.run.config import CONF_DIR
-    from ibench.launch import run
+    from ibench.run.driver import run
     from ibench.results.store import read_table
     from ibench.results.viewer import normalize_transcript
 

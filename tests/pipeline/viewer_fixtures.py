@@ -99,7 +99,7 @@ def launch(run_dir: Path, tasks_dir: Path, *extra: str) -> Path:
 
     from rich.console import Console
 
-    from ibench.launch import run
+    from ibench.run.driver import run
 
     cfg = compose(f"bench.tasks_dir={tasks_dir}", "bench.non_adaptive_cases=3", "pipeline.progress=false",
                   "wandb.mode=offline", *extra)

@@ -130,7 +130,7 @@ def vllm_server_run(tmp_path):
 
 
 def _adopt(run: Path, overrides: list[str]):
-    from ibench.run.preflight import CommandLine
+    from ibench.run.overrides import CommandLine
     from ibench.run.resume import adopt_resume
 
     with CommandLine() as cmd:
