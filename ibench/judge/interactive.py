@@ -278,6 +278,7 @@ class InteractiveGrader:
             interactor_wall_ms=interactor_wall_ms(self.settings, task, lim.wall_ms),
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
+            runtime_parks=solver.runtime_threads > 0,
             address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         self._template = (task, solver, interactor, files, req, lim, mem_kb)

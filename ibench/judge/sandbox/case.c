@@ -145,6 +145,7 @@ static void parse_case_args(int argc, char **argv) {
         else if (ARG("--cg-v2")) opt.cg_v2 = v;
         else if (strcmp(k, "--box") == 0) opt.box = 1;
         else if (strcmp(k, "--sockets") == 0) opt.sockets = 1;
+        else if (strcmp(k, "--runtime-parks") == 0) opt.runtime_parks = 1;
         else if (strcmp(k, "--landlock") == 0) opt.landlock = 1;
         else if (strcmp(k, "--userns") == 0) opt.box = opt.userns = 1;
         else usage();

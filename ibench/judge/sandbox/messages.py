@@ -46,6 +46,9 @@ class RunRequest:
     # AF_UNIX sockets allowed (a runtime that needs them: the JVM); otherwise none (their buffers
     # are memory no limit counts without a memory cgroup)
     sockets: bool = False
+    # The runtime's own threads park on futexes with timeouts (the JVM, Go): the deadlock look
+    # then counts such a wait as blocked; otherwise a timed wait may wake and write
+    runtime_parks: bool = False
     export: str | None = None  # a file of the solver's working dir to hand back (a compiler's output)
     export_to: Path | None = None  # where the judge receives it; must not exist yet
     box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)

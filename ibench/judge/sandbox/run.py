@@ -236,6 +236,8 @@ class Sandbox:
                 args += ["--bind", host] + (["--bind-at", inside] if inside != host else [])
         if req.sockets:
             args += ["--sockets"]
+        if req.runtime_parks:
+            args += ["--runtime-parks"]
         if req.export is not None and req.export_to is not None:
             args += ["--export", req.export]
         args += self._slot_args(slot)

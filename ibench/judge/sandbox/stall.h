@@ -83,7 +83,7 @@ struct deadlock_watch {
  * has read and written so far. `by_state`: the interactor, which is not dumpable (the solver
  * shares its uid without root), so where its /proc/PID/syscall and io cannot be read, a sleeping
  * thread with its input pipe empty counts as waiting there, and its CPU time stands for io. */
-struct dl_scan { unsigned long pipe; int readers, others, by_state, guessed; long long io; };
+struct dl_scan { unsigned long pipe; int readers, others, by_state, guessed, runtime_parks; long long io; };
 
 static int fd_is_pipe(pid_t pid, unsigned long fd, unsigned long ino) {
     char path[64], link[64];
@@ -95,10 +95,23 @@ static int fd_is_pipe(pid_t pid, unsigned long fd, unsigned long ino) {
     return sscanf(link, "pipe:[%lu]", &got) == 1 && got == ino;
 }
 
+/* A futex wait with a timeout (FUTEX_WAIT, _BITSET, _LOCK_PI, _WAIT_REQUEUE_PI with a timeout
+ * argument; futex_waitv with one): the thread wakes by the clock and may then write. */
+#ifndef SYS_futex_waitv
+#define SYS_futex_waitv 449
+#endif
+static int timed_futex(long nr, unsigned long op, unsigned long timeout) {
+    if (nr == SYS_futex_waitv) return timeout != 0;
+    unsigned long cmd = op & 127;  /* without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME */
+    return (cmd == 0 || cmd == 9 || cmd == 6 || cmd == 11) && timeout != 0;
+}
+
 /* One process: every thread must be blocked either reading the watched pipe or in a wait that
- * only another thread or process of the same side can end (futex, wait4, waitid: the JVM's and
- * Go's runtime threads park on futexes). A thread that runs, sleeps on a clock (nanosleep: a
- * solver that sleeps then answers) or waits on anything else may still write: no deadlock. */
+ * only another thread or process of the same side can end (futex, wait4, waitid). A thread that
+ * runs, sleeps on a clock (nanosleep: a solver that sleeps then answers), waits on a futex with a
+ * timeout (a worker's condition_variable::wait_for) or on anything else may still write: no
+ * deadlock. The one exception is a runtime whose own threads park with timeouts (the JVM's and
+ * Go's: --runtime-parks), where a timed futex is the runtime's, not the program's. */
 static void dl_visit(pid_t pid, void *arg) {
     struct dl_scan *sc = arg;
     char path[64], buf[512];
@@ -123,8 +136,8 @@ static void dl_visit(pid_t pid, void *arg) {
         char sp[320];
         snprintf(sp, sizeof sp, "/proc/%d/task/%s/syscall", pid, e->d_name);
         long nr = -2;
-        unsigned long a0 = 0;
-        if (read_proc(sp, buf, sizeof buf) <= 0 || sscanf(buf, "%ld %lx", &nr, &a0) != 2) {
+        unsigned long a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        if (read_proc(sp, buf, sizeof buf) <= 0 || sscanf(buf, "%ld %lx %lx %lx %lx", &nr, &a0, &a1, &a2, &a3) < 2) {
             int denied = errno == EACCES || errno == EPERM;
             snprintf(sp, sizeof sp, "/proc/%d/task/%s/stat", pid, e->d_name);
             char *q = denied && sc->by_state && read_proc(sp, buf, sizeof buf) > 0 ? strrchr(buf, ')') : NULL;
@@ -137,7 +150,8 @@ static void dl_visit(pid_t pid, void *arg) {
             continue;
         }
         if ((nr == SYS_read || nr == SYS_readv) && fd_is_pipe(pid, a0, sc->pipe)) sc->readers++;
-        else if (nr == SYS_futex || nr == SYS_wait4 || nr == SYS_waitid) continue;
+        else if ((nr == SYS_futex || nr == SYS_futex_waitv) && timed_futex(nr, a1, a3) && !sc->runtime_parks) sc->others++;
+        else if (nr == SYS_futex || nr == SYS_futex_waitv || nr == SYS_wait4 || nr == SYS_waitid) continue;
         else sc->others++;
     }
     closedir(d);
@@ -146,7 +160,7 @@ static void dl_visit(pid_t pid, void *arg) {
 /* Called every DL_CHECK_US while both sides run: 1 when the case is deadlocked. `pending` is
  * the supervisor's copy of the interactor's input pipe (what the solver wrote, unread). */
 static int deadlock_look(struct deadlock_watch *w, struct proc *s, pid_t inter, int pending) {
-    struct dl_scan a = {w->sol_in, 0, 0, 0, 0, 0}, b = {w->itr_in, 0, 0, 1, 0, 0};
+    struct dl_scan a = {w->sol_in, 0, 0, 0, 0, opt.runtime_parks, 0}, b = {w->itr_in, 0, 0, 1, 0, 0, 0};
     walk_tree(solver_pid(s), 0, 256, dl_visit, &a);
     if (a.readers && !a.others) walk_tree(inter, 0, 64, dl_visit, &b);
     int unread = 0;

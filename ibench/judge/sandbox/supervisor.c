@@ -102,6 +102,7 @@ struct options {
     long inter_wall_ms;         /* the interactor's own wall budget while it computes (0: the hard cap) */
     int box, userns, landlock;
     int sockets;                /* a runtime that needs AF_UNIX sockets (the JVM's socketpair at start) */
+    int runtime_parks;          /* a runtime whose own threads park on timed futexes (the JVM, Go) */
     const char *bind_src[MAX_BINDS], *bind_dst[MAX_BINDS];
     int n_bind;
     const char *workdir;        /* the solver's working dir inside the box */
