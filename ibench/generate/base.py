@@ -84,6 +84,8 @@ class Backend(ABC):
     #: how reasoning shows in a response (``think`` blocks, ``harmony`` channels, ``none``):
     #: code extraction and the answers replayed into refinement rounds leave it out
     reasoning_format: str = "think"
+    #: whether it runs in Ray actors (a tool outside the launch starts a cluster for it first)
+    runs_in_ray: bool = False
 
     def setup(self, sampling: SamplingSettings) -> None:  # noqa: B027 - optional hook
         """Acquire resources (clients, Ray actors). Called once before :meth:`generate`."""
@@ -107,6 +109,22 @@ class Backend(ABC):
     def identity(self) -> dict[str, Any]:
         """What distinguishes this backend's outputs (goes into the resume key)."""
         return {"name": self.name, "type": type(self).__name__}
+
+    # -- its settings, checked before a run starts (ibench.run.preflight) -------------------------
+    # Each backend checks its own model config (``conf/model/*.yaml``, a mapping with attribute
+    # access); every problem is one line led by the field, ``model.<field>: why``.
+    @classmethod
+    def config_problems(cls, model: Any) -> list[str]:
+        """The model config's settings that cannot work (no I/O)."""
+        return []
+
+    @classmethod
+    def readiness_problems(cls, model: Any, cluster: Any, request: bool = True,
+                           probed: dict | None = None) -> list[str]:
+        """Whether the model can run from here with ``cluster`` (its config): an API key and an
+        endpoint that answers, or the GPUs and weights of one replica. ``request=False``: no
+        network request; ``probed`` remembers each endpoint's answer (the jobs of a sweep ask once)."""
+        return []
 
     def __enter__(self) -> "Backend":
         return self

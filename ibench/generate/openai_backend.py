@@ -66,6 +66,38 @@ class OpenAIBackend(Backend):
         self.sampling = SamplingSettings()
 
     # -- request building -------------------------------------------------------------------
+    @classmethod
+    def config_problems(cls, model: Any) -> list[str]:
+        out = []
+        if int(model.max_concurrency) < 1:
+            out.append(f"model.max_concurrency: {model.max_concurrency!r}; expected at least 1")
+        if not str(model.base_url).startswith(("http://", "https://")):
+            out.append(f"model.base_url: {model.base_url!r}; expected an http:// or https:// URL")
+        return out
+
+    @classmethod
+    def readiness_problems(cls, model: Any, cluster: Any, request: bool = True,
+                           probed: dict | None = None) -> list[str]:
+        """The API key's variable is set, and one request of one token succeeds
+        (``model.preflight=false`` skips the request)."""
+        key = None
+        if model.get("api_key_env"):
+            key = os.environ.get(model.api_key_env)
+            if not key:
+                return [f"model.api_key_env: the environment variable {model.api_key_env} (the API key for "
+                        f"{model.base_url}) is not set; export it, or set model.api_key_env=null for a server "
+                        "without a key"]
+        if not (request and model.get("preflight", True)):
+            return []
+        memo = (str(model.base_url), str(model.get("model")), key)
+        if probed is not None and memo in probed:
+            problem = probed[memo]
+        else:
+            problem = probe_endpoint(model, key)
+            if probed is not None:
+                probed[memo] = problem
+        return [problem] if problem else []
+
     def _api_key(self) -> str | None:
         if not self.api_key_env:
             return None
@@ -217,3 +249,41 @@ class OpenAIBackend(Backend):
         # The endpoint's address is left out: the same model served elsewhere is the same model.
         return {**super().identity(), "model": self.model, "extra_body": self.extra_body,
                 "budget_field": self.budget_field, "max_tokens_field": self.max_tokens_field}
+
+
+def _plain(node: Any) -> dict:
+    if node is None:
+        return {}
+    from omegaconf import OmegaConf
+
+    if OmegaConf.is_config(node):
+        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
+    return dict(node)
+
+
+def probe_endpoint(model: Any, key: str | None, timeout_s: float = 30.0) -> str | None:
+    """One chat-completion request of one token to the model config's endpoint; a message naming
+    the URL and the HTTP status when it fails, None when it succeeds."""
+    url = str(model.base_url).rstrip("/") + "/chat/completions"
+    headers = {"Content-Type": "application/json", **_plain(model.get("headers"))}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    body: dict[str, Any] = {"model": model.model, "messages": [{"role": "user", "content": "Reply with OK."}],
+                            str(model.get("max_tokens_field") or "max_tokens"): 1, "temperature": 0.0}
+    if model.get("send_seed", True):
+        body["seed"] = 0
+    body.update(_plain(model.get("extra_body")))
+    hint = "; model.preflight=false skips this check"
+    try:
+        with httpx.Client(timeout=timeout_s) as client:
+            r = client.post(url, json=body, headers=headers)
+    except httpx.HTTPError as exc:
+        return f"model.base_url: POST {url} failed: {type(exc).__name__}: {exc}{hint}"
+    if r.status_code >= 400:
+        text = r.text.strip().replace("\n", " ")[:300]
+        return f"model: POST {url} answered HTTP {r.status_code} {r.reason_phrase}: {text}{hint}"
+    try:
+        r.json()["choices"]
+    except (ValueError, KeyError, TypeError):
+        return f"model: POST {url} answered HTTP {r.status_code} without a chat completion{hint}"
+    return None

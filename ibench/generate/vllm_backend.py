@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 
 
 class VLLMBackend(Backend):
+    runs_in_ray = True
+
     def __init__(
         self,
         name: str,
@@ -106,6 +108,19 @@ class VLLMBackend(Backend):
         self.sampling = SamplingSettings()
 
     # -- lifecycle ----------------------------------------------------------------------------
+    @classmethod
+    def config_problems(cls, model: Any) -> list[str]:
+        return [f"model.{name}: {model[name]!r}; expected at least 1"
+                for name in ("tensor_parallel_size", "pipeline_parallel_size", "replicas") if int(model.get(name, 1)) < 1]
+
+    @classmethod
+    def readiness_problems(cls, model: Any, cluster: Any, request: bool = True,
+                           probed: dict | None = None) -> list[str]:
+        """The weights are on this node and the GPUs hold one replica (:func:`~ibench.generate.vllm_layout.replica_problems`)."""
+        from .vllm_layout import replica_problems
+
+        return replica_problems(model, cluster)
+
     def setup(self, sampling: SamplingSettings) -> None:
         import ray
         from ray.util.placement_group import placement_group

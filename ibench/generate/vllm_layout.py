@@ -163,3 +163,70 @@ def weights_problem(model: str, engine_kwargs: Mapping[str, Any] | None = None,
             f"no {snapshots}/*/config.json ({source}); download it once where there is internet "
             f"(`hf download {model}` with the same HF_HOME on the shared filesystem) or set model.model to a "
             "local folder")
+
+
+def gpus_available(cluster: Any) -> tuple[float | None, str]:
+    """(GPUs a launch with this cluster config can use, where the figure comes from); None when
+    it cannot be known before the cluster starts (a Ray cluster joined by address)."""
+    import shutil
+    import subprocess
+
+    if cluster.get("address"):
+        return None, f"the Ray cluster at {cluster.address}"
+    if cluster.get("num_gpus") is not None:
+        return float(cluster.num_gpus), "cluster.num_gpus"
+    try:
+        import ray
+
+        if ray.is_initialized():
+            return float(ray.cluster_resources().get("GPU", 0.0)), "the running Ray instance"
+    except ImportError:
+        pass
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        ids = [v for v in visible.split(",") if v.strip() and v.strip() != "-1"]
+        return float(len(ids)), "CUDA_VISIBLE_DEVICES"
+    smi = shutil.which("nvidia-smi")
+    if smi:
+        try:
+            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20).stdout
+            return float(sum(1 for line in out.splitlines() if line.startswith("GPU "))), "nvidia-smi -L"
+        except (OSError, subprocess.SubprocessError):
+            pass
+    return 0.0, "this machine (no nvidia-smi)"
+
+
+def _plain(node: Any) -> dict:
+    if node is None:
+        return {}
+    from omegaconf import OmegaConf
+
+    if OmegaConf.is_config(node):
+        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
+    return dict(node)
+
+
+def replica_problems(model: Any, cluster: Any) -> list[str]:
+    """The weights are on this node, and the GPUs hold the replica: in a Slurm job, the GPUs it
+    asked for divide as TP × PP (:func:`layout_problems`); elsewhere this machine has one
+    replica's GPUs."""
+    out: list[str] = []
+    if str(model.get("engine_module", "vllm")) == "vllm":  # a stand-in engine (tests) loads no weights
+        problem = weights_problem(str(model.model), _plain(model.get("engine_kwargs")))
+        if problem:
+            out.append(problem)
+    tp, pp = int(model.tensor_parallel_size), int(model.get("pipeline_parallel_size", 1))
+    layout = Layout(tp, pp, float(model.get("gpus_per_bundle", 1.0)))
+    if tp < 1 or pp < 1 or layout.gpus_per_replica <= 0:
+        return out
+    job = slurm_gpus() if str(cluster.get("_target_", "")).endswith("SlurmCluster") else None
+    if job is not None:
+        return out + layout_problems(layout, *job, name=str(model.name))
+    need = layout.gpus_per_replica
+    have, where = gpus_available(cluster)
+    if have is not None and have < need:
+        out.append(f"model.tensor_parallel_size: one replica of {model.name} needs {need:g} GPU(s) "
+                   f"(tensor_parallel_size={tp} × pipeline_parallel_size={pp}) but {where} has {have:g}; run it on "
+                   "GPU nodes (cluster=slurm), or choose model=reference or an OpenAI-compatible server")
+    return out
+

@@ -321,26 +321,20 @@ def log_wandb(run: Any, rows: list[dict[str, Any]], groups: list[str], summary: 
 
 # -- the command ------------------------------------------------------------------------------------------
 def _judge_backend(judge_model: str, overrides: list[str], settings: BehaviorSettings) -> tuple[Any, Any]:
-    from hydra import compose, initialize_config_dir
-    from hydra.utils import instantiate
-    from omegaconf import OmegaConf
-
-    from ibench.run.config import CONF_DIR
+    from ibench.generate.backends import build_backend
+    from ibench.generate.reference import ReferenceBackend
+    from ibench.run.config import compose
 
     try:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            cfg = compose("config", overrides=[f"model={judge_model}", *overrides])
+        cfg = compose([f"model={judge_model}", *overrides])
     except Exception as e:  # noqa: BLE001 - Hydra's own message says what is wrong
         raise BehaviorsError(f"judge_model={judge_model}: {e}") from None
-    model = OmegaConf.to_container(cfg.model, resolve=True)
-    assert isinstance(model, dict)  # a config group's entry (conf/model/*.yaml) composes to a mapping
-    kw = {k: v for k, v in model.items() if k != "preflight"}
-    if settings.max_concurrency and "max_concurrency" in kw:
-        kw["max_concurrency"] = settings.max_concurrency
-    if str(kw.get("_target_", "")).endswith("ReferenceBackend"):
+    backend = build_backend(cfg.model, **({"max_concurrency": settings.max_concurrency}
+                                          if settings.max_concurrency else {}))
+    if isinstance(backend, ReferenceBackend):
         raise BehaviorsError("judge_model=reference replays solutions: name a model config (openai-api, "
                              "vllm-server, qwen3-32b, ...)")
-    return instantiate(OmegaConf.create(kw), _convert_="all"), cfg
+    return backend, cfg
 
 
 def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequence[str] = (),
@@ -367,7 +361,7 @@ def analyse(run_dirs: Sequence[str | Path], judge_model: str, overrides: Sequenc
     cluster = None
     results = []
     try:
-        if "vllm" in type(backend).__module__:  # the vLLM backend runs in Ray actors
+        if backend.runs_in_ray:  # the vLLM backend runs in Ray actors
             from hydra.utils import instantiate
 
             cluster = instantiate(cfg.cluster)

@@ -418,3 +418,15 @@ def as_dict(node: Any, resolve: bool = True) -> dict[str, Any]:
     out = OmegaConf.to_container(node, resolve=resolve)
     assert isinstance(out, dict)
     return {str(k): v for k, v in out.items()}
+
+
+def compose(overrides: Any = ()) -> Any:
+    """The config ``python -m ibench.launch OVERRIDES`` composes (inside a running Hydra app, with
+    that app's search path), for tools that build a part of a run from it (a backend, a cluster)."""
+    from hydra import compose as hydra_compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    if GlobalHydra.instance().is_initialized():
+        return hydra_compose("config", overrides=list(overrides))
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return hydra_compose("config", overrides=list(overrides))

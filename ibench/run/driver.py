@@ -94,6 +94,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     from rich.markup import escape
 
     from ibench.cluster.judging import check_isolation
+    from ibench.generate.backends import build_backend
     from ibench.results.wandb_sink import WandbSink
     from ibench.run.pipeline import Execution, Pipeline
 
@@ -114,7 +115,6 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
     backend: Backend | None = None
     store: RunStore | None = None
     pipeline: Any = None
-    model_kwargs = {k: v for k, v in as_dict(cfg.model).items() if k != "preflight"}
     sink = WandbSink(**as_dict(cfg.wandb), config=resolved, dir=run_dir,
                      run_id=wandb_run_id(run_dir) if cfg.wandb.mode != "disabled" else None)
     exit_code = 1
@@ -128,7 +128,7 @@ def run(cfg: DictConfig, run_dir: str | Path, console: Any = None, overrides: li
         # Every judging node's isolation, before anything is generated; refused where
         # judge.require_isolation is set and a node has no box.
         check_isolation(spec.judge, lambda line: console.print(escape(line)))
-        backend = instantiate(OmegaConf.create(model_kwargs), _convert_="all")
+        backend = build_backend(cfg.model)
         store = RunStore(run_dir / "results", flush_rows=p.flush_rows, flush_seconds=p.flush_seconds)
         sink.start()
 

@@ -2,20 +2,18 @@
 
 Every setting is checked and every problem is named in one :class:`ConfigError` (the launch
 prints it and exits 2): sampling, bench filters and language, judge settings, pipeline and
-metrics numbers, the tasks themselves; then the model: for an OpenAI-compatible endpoint the
-API key's variable is set and one small request succeeds (``model.preflight=false`` skips the
-request), for vLLM one replica's GPUs exist.
+metrics numbers, the tasks themselves; then the model, as its backend class checks its own
+settings (:meth:`~ibench.generate.base.Backend.config_problems`, ``readiness_problems``): for an
+OpenAI-compatible endpoint the API key's variable is set and one small request succeeds
+(``model.preflight=false`` skips the request), for vLLM one replica's GPUs and its weights exist.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from dataclasses import dataclass
 from typing import Any
 
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 from ibench.run.spec import Problem, RunSpec
 
@@ -32,17 +30,6 @@ class Checked:
 
     spec: RunSpec  # few-shot examples bound to its prompt
     tasks: list
-
-
-def _kind(cfg: DictConfig) -> str:
-    target = str(cfg.model.get("_target_", ""))
-    if target.endswith("OpenAIBackend"):
-        return "openai"
-    if target.endswith("VLLMBackend"):
-        return "vllm"
-    if target.endswith("ReferenceBackend"):
-        return "reference"
-    return "other"
 
 
 def setting_problems(cfg: DictConfig) -> list[Problem]:
@@ -71,143 +58,27 @@ def setting_problems(cfg: DictConfig) -> list[Problem]:
     if cfg.wandb.mode not in WANDB_MODES:
         out.append(Problem("wandb.mode", f"{cfg.wandb.mode!r}; expected one of {', '.join(WANDB_MODES)}"))
 
-    kind = _kind(cfg)
-    mc = cfg.model
-    if kind == "openai":
-        if int(mc.max_concurrency) < 1:
-            out.append(Problem("model.max_concurrency", f"{mc.max_concurrency!r}; expected at least 1"))
-        if not str(mc.base_url).startswith(("http://", "https://")):
-            out.append(Problem("model.base_url", f"{mc.base_url!r}; expected an http:// or https:// URL"))
-    if kind == "vllm":
-        for name in ("tensor_parallel_size", "pipeline_parallel_size", "replicas"):
-            if int(mc.get(name, 1)) < 1:
-                out.append(Problem(f"model.{name}", f"{mc[name]!r}; expected at least 1"))
+    backend, problem = backend_class(cfg)
+    if problem is not None:
+        out.append(problem)
+    elif backend is not None:  # the backend checks its own settings
+        out += [Problem.parse(line) for line in backend.config_problems(cfg.model)]
     return out
 
 
-def gpus_available(cfg: DictConfig) -> tuple[float | None, str]:
-    """(GPUs this launch can use, where the figure comes from); None when it cannot be known
-    before the cluster starts (a Ray cluster joined by address)."""
-    c = cfg.cluster
-    if c.get("address"):
-        return None, f"the Ray cluster at {c.address}"
-    if c.get("num_gpus") is not None:
-        return float(c.num_gpus), "cluster.num_gpus"
+def backend_class(cfg: DictConfig) -> tuple[Any, Problem | None]:
+    """(the class ``model._target_`` names, when it is a :class:`~ibench.generate.base.Backend`;
+    a problem when it names nothing importable)."""
+    from hydra.utils import get_object
+
+    from ibench.generate.base import Backend
+
+    target = str(cfg.model.get("_target_", ""))
     try:
-        import ray
-
-        if ray.is_initialized():
-            return float(ray.cluster_resources().get("GPU", 0.0)), "the running Ray instance"
-    except ImportError:
-        pass
-    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
-    if visible is not None:
-        ids = [v for v in visible.split(",") if v.strip() and v.strip() != "-1"]
-        return float(len(ids)), "CUDA_VISIBLE_DEVICES"
-    smi = shutil.which("nvidia-smi")
-    if smi:
-        try:
-            out = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=20).stdout
-            return float(sum(1 for line in out.splitlines() if line.startswith("GPU "))), "nvidia-smi -L"
-        except (OSError, subprocess.SubprocessError):
-            pass
-    return 0.0, "this machine (no nvidia-smi)"
-
-
-def model_problems(cfg: DictConfig, request: bool = True, probed: dict | None = None) -> list[str]:
-    """The model can run: an API key and a reachable endpoint, or enough GPUs for one replica.
-    ``probed`` remembers each endpoint's answer (the jobs of a sweep ask once)."""
-    kind = _kind(cfg)
-    mc = cfg.model
-    out: list[str] = []
-    if kind == "openai":
-        key = None
-        if mc.get("api_key_env"):
-            key = os.environ.get(mc.api_key_env)
-            if not key:
-                out.append(f"model.api_key_env: the environment variable {mc.api_key_env} (the API key for "
-                           f"{mc.base_url}) is not set; export it, or set model.api_key_env=null for a server "
-                           "without a key")
-                return out
-        if request and mc.get("preflight", True):
-            memo = (str(mc.base_url), str(mc.get("model")), key)
-            if probed is not None and memo in probed:
-                problem = probed[memo]
-            else:
-                problem = probe_endpoint(mc, key)
-                if probed is not None:
-                    probed[memo] = problem
-            if problem:
-                out.append(problem)
-    elif kind == "vllm":
-        out += vllm_problems(cfg)
-    return out
-
-
-def vllm_problems(cfg: DictConfig) -> list[str]:
-    """The weights are on this node, and the GPUs hold the replica: in a Slurm job, the GPUs it
-    asked for divide as TP × PP (:func:`ibench.generate.vllm_layout.layout_problems`); elsewhere
-    this machine has one replica's GPUs."""
-    from ibench.generate.vllm_layout import Layout, layout_problems, slurm_gpus, weights_problem
-
-    mc = cfg.model
-    out: list[str] = []
-    if str(mc.get("engine_module", "vllm")) == "vllm":  # a stand-in engine (tests) loads no weights
-        problem = weights_problem(str(mc.model), _plain(mc.get("engine_kwargs")))
-        if problem:
-            out.append(problem)
-    tp, pp = int(mc.tensor_parallel_size), int(mc.get("pipeline_parallel_size", 1))
-    layout = Layout(tp, pp, float(mc.get("gpus_per_bundle", 1.0)))
-    if tp < 1 or pp < 1 or layout.gpus_per_replica <= 0:
-        return out
-    job = slurm_gpus() if str(cfg.cluster.get("_target_", "")).endswith("SlurmCluster") else None
-    if job is not None:
-        return out + layout_problems(layout, *job, name=str(mc.name))
-    need = layout.gpus_per_replica
-    have, where = gpus_available(cfg)
-    if have is not None and have < need:
-        out.append(f"model.tensor_parallel_size: one replica of {mc.name} needs {need:g} GPU(s) "
-                   f"(tensor_parallel_size={tp} × pipeline_parallel_size={pp}) but {where} has {have:g}; run it on "
-                   "GPU nodes (cluster=slurm), or choose model=reference or an OpenAI-compatible server")
-    return out
-
-
-def _plain(node: Any) -> dict:
-    if node is None:
-        return {}
-    if OmegaConf.is_config(node):
-        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
-    return dict(node)
-
-
-def probe_endpoint(mc: DictConfig, key: str | None, timeout_s: float = 30.0) -> str | None:
-    """One chat-completion request of one token; a message naming the URL and the HTTP status
-    when it fails, None when it succeeds."""
-    import httpx
-
-    url = str(mc.base_url).rstrip("/") + "/chat/completions"
-    headers = {"Content-Type": "application/json", **_plain(mc.get("headers"))}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    body: dict[str, Any] = {"model": mc.model, "messages": [{"role": "user", "content": "Reply with OK."}],
-                            str(mc.get("max_tokens_field") or "max_tokens"): 1, "temperature": 0.0}
-    if mc.get("send_seed", True):
-        body["seed"] = 0
-    body.update(_plain(mc.get("extra_body")))
-    hint = "; model.preflight=false skips this check"
-    try:
-        with httpx.Client(timeout=timeout_s) as client:
-            r = client.post(url, json=body, headers=headers)
-    except httpx.HTTPError as exc:
-        return f"model.base_url: POST {url} failed: {type(exc).__name__}: {exc}{hint}"
-    if r.status_code >= 400:
-        text = r.text.strip().replace("\n", " ")[:300]
-        return f"model: POST {url} answered HTTP {r.status_code} {r.reason_phrase}: {text}{hint}"
-    try:
-        r.json()["choices"]
-    except (ValueError, KeyError, TypeError):
-        return f"model: POST {url} answered HTTP {r.status_code} without a chat completion{hint}"
-    return None
+        obj = get_object(target)
+    except Exception as exc:  # noqa: BLE001 - worded as one line
+        return None, Problem("model._target_", f"{target!r} cannot be imported ({str(exc).splitlines()[0]})")
+    return (obj if isinstance(obj, type) and issubclass(obj, Backend) else None), None
 
 
 def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed: dict | None = None,
@@ -240,6 +111,12 @@ def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed:
     if problems or spec is None:
         raise ConfigError("invalid settings:\n  " + "\n  ".join(map(str, problems)))
     return Checked(spec, tasks)
+
+
+def model_problems(cfg: DictConfig, request: bool = True, probed: dict | None = None) -> list[str]:
+    """The model can run from here, as its backend checks it (:meth:`~ibench.generate.base.Backend.readiness_problems`)."""
+    backend, _ = backend_class(cfg)
+    return backend.readiness_problems(cfg.model, cfg.cluster, request=request, probed=probed) if backend else []
 
 
 def _load(spec: RunSpec, cache: dict | None) -> list:

@@ -30,18 +30,11 @@ def load_prompts(path: Path | None = None) -> dict[str, str]:
 
 
 def build_backend(model: str, overrides: Sequence[str] = ()):
-    from hydra import compose, initialize_config_dir
-    from hydra.utils import instantiate
-    from omegaconf import OmegaConf
+    """The backend of the model config ``model`` (``conf/model/<model>.yaml``, with ``overrides``)."""
+    from ibench.generate.backends import build_backend as from_config
+    from ibench.run.config import compose
 
-    import ibench.run.config  # noqa: F401  (registers the structured configs)
-
-    with initialize_config_dir(str(CONF), version_base=None):
-        cfg = compose("config", overrides=[f"model={model}", *overrides])
-    model_cfg = OmegaConf.to_container(cfg.model, resolve=True)
-    assert isinstance(model_cfg, dict)
-    kwargs = {k: v for k, v in model_cfg.items() if k != "preflight"}
-    return instantiate(OmegaConf.create(kwargs), _convert_="all")
+    return from_config(compose([f"model={model}", *overrides]).model)
 
 
 def llm_mutants(tasks: Sequence[Task], model: str, overrides: Sequence[str] = (), samples: int = 1,
