@@ -352,10 +352,21 @@ def _execute(jobs: list, settings: "JudgeSettings", workers: int, use_ray: bool)
         for i, job in enumerate(jobs):
             yield i, run_job(job, settings)
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(run_job, jobs[i], settings): i for i in order}
+        # A probe expected IDLE mostly waits for the clock (a solver that sleeps forever holds its
+        # case to the wall cap): those run in a lane of their own, so that they never hold one of
+        # the workers the CPU-bound jobs need.
+        waiting = [i for i in order if _waits_for_the_clock(jobs[i])]
+        working = [i for i in order if not _waits_for_the_clock(jobs[i])]
+        with ProcessPoolExecutor(max_workers=workers) as pool, \
+                ProcessPoolExecutor(max_workers=max(1, workers // 2)) as wall_pool:
+            futures = {pool.submit(run_job, jobs[i], settings): i for i in working}
+            futures.update({wall_pool.submit(run_job, jobs[i], settings): i for i in waiting})
             for future in as_completed(futures):
                 yield futures[future], future.result()
+
+
+def _waits_for_the_clock(job: ToolsJob | SolutionJob) -> bool:
+    return isinstance(job, SolutionJob) and job.solution.expected == "IDLE"
 
 
 def _execute_ray(jobs: list, order: list[int], settings: "JudgeSettings",
