@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ibench import languages
+from ibench.generate.rephrase import DEFAULT_INSTRUCTION as REPHRASE_INSTRUCTION
 from ibench.run.spec import Variant
 from ibench.tasks.model import Task, TaskKind
 
@@ -101,9 +102,17 @@ class PromptTemplate:
     # batch variant, stdio-interactive tasks get interactive_upfront (the hidden data comes first on stdin)
     variant: str = "interactive"
     interactive_upfront: str = ""
+    # -- rephrased statements (LiveOIBench Fig. 4; ibench.generate.rephrase): a model rewrites each
+    # statement once, the prompts hold the rephrased ones. rephrase_model: a config of conf/model/
+    # (null: the run's own model); rephrase_with: key=value overrides of that config
+    rephrase: bool = False
+    rephrase_model: Optional[str] = None
+    rephrase_with: list[str] = field(default_factory=list)
+    rephrase_instruction: str = REPHRASE_INSTRUCTION
 
     def __post_init__(self) -> None:
         self._pool: list[Task] = []
+        self._rephrased: dict[str, str] = {}
 
     # -- examples -----------------------------------------------------------------------------------
     def bind_examples(self, pool: Iterable[Task]) -> "PromptTemplate":
@@ -125,6 +134,18 @@ class PromptTemplate:
                               f"({'batch' if task.kind is TaskKind.BATCH else 'interactive'}) to show as the "
                               "solved example; add one, or set prompt.example_pool to a folder that has one")
         return ex
+
+    def bind_rephrased(self, statements: dict[str, str]) -> "PromptTemplate":
+        """Each task's rephrased statement by task id (``prompt.rephrase``; the run binds them
+        before it plans): the prompts of those tasks hold it instead of ``desc.md``."""
+        self._rephrased = dict(statements)
+        return self
+
+    def statement(self, task: Task) -> str:
+        """The statement the prompt shows for the task under test: its rephrasing where the run
+        bound one, else its own."""
+        rephrased = getattr(self, "_rephrased", {}).get(task.task_id)
+        return rephrased if rephrased is not None else task.statement().strip()
 
     # -- rendering ----------------------------------------------------------------------------------
     def upfront(self, task: Task) -> bool:
@@ -148,19 +169,41 @@ class PromptTemplate:
                        "set it in conf/prompt/zero_shot.yaml or this prompt's config")
         uses_io = any(IO_PLACEHOLDER in t for t in (self.system, self.interactive, self.batch,
                                                     self.interactive_upfront if self.variant == Variant.BATCH else ""))
+        if self.rephrase:
+            out += self._rephrase_problems()
         if uses_io and not (self.io_templates.get(language) or "").strip():
             have = ", ".join(sorted(self.io_templates)) or "none"
             out.append(f"prompt.io_templates: no I/O template for bench.language={language} (prompt={self.name} "
                        f"has: {have}); add `io_templates.{language}` to conf/prompt/{self.name}.yaml")
         return out
 
-    def _values(self, task: Task, language: str) -> dict:
+    def _rephrase_problems(self) -> list[str]:
+        from ibench.run.config import CONF_DIR
+
+        out = []
+        if not self.rephrase_instruction.strip():
+            out.append("prompt.rephrase_instruction: empty; the rephrasing model needs an instruction")
+        if self.rephrase_model is not None and not (CONF_DIR / "model" / f"{self.rephrase_model}.yaml").is_file():
+            have = ", ".join(sorted(p.stem for p in (CONF_DIR / "model").glob("*.yaml")))
+            out.append(f"prompt.rephrase_model: {self.rephrase_model!r} is not a model config of conf/model/ "
+                       f"(there: {have}); null rephrases with the run's own model")
+        bad = [o for o in self.rephrase_with if "=" not in str(o)]
+        if bad:
+            out.append(f"prompt.rephrase_with: {', '.join(map(repr, bad))}; expected key=value overrides of the "
+                       "rephrasing model's config (base_url=..., model=...)")
+        if self.rephrase_with and self.rephrase_model is None:
+            out.append("prompt.rephrase_with: overrides of the rephrasing model's config, but prompt.rephrase_model "
+                       "is null (the run's own model rephrases); name the model config they apply to")
+        return out
+
+    def _values(self, task: Task, language: str, under_test: bool = True) -> dict:
         lang = language_info(language)
         extra = {}
         if self.upfront(task):
             extra = {"hidden_example": hidden_example(task), "hidden_format": hidden_format(task)}
         return {**extra,
-            "statement": task.statement().strip(),
+            # a few-shot example's statement is shown as written; only the task under test is rephrased
+            "statement": self.statement(task) if under_test else task.statement().strip(),
             "language": lang.name,
             "fence": lang.fence,
             "flush": lang.flush,
@@ -171,8 +214,8 @@ class PromptTemplate:
             "io_template": (self.io_templates.get(language) or "").strip("\n"),
         }
 
-    def _turn(self, task: Task, language: str) -> list[dict[str, str]]:
-        values = self._values(task, language)
+    def _turn(self, task: Task, language: str, under_test: bool = True) -> list[dict[str, str]]:
+        values = self._values(task, language, under_test)
         return [{"role": "user", "content": _fill(self.template_for(task), values).strip()}]
 
     def render(self, task: Task, language: str = "cpp") -> list[dict[str, str]]:
@@ -184,7 +227,7 @@ class PromptTemplate:
             messages.append({"role": "system", "content": _fill(self.system, values).strip()})
         ex = self.example_for(task, language)
         if ex is not None:
-            messages += self._turn(ex.task, language)
+            messages += self._turn(ex.task, language, under_test=False)
             answer = _fill(self.example_answer, {"code": ex.code.rstrip("\n"), "fence": values["fence"]})
             messages.append({"role": "assistant", "content": answer.strip()})
         messages += self._turn(task, language)
@@ -193,13 +236,20 @@ class PromptTemplate:
     def record(self, task: Task, language: str = "cpp") -> dict:
         """What a sample records about its prompt: the setting's name, and the example shown."""
         ex = self.example_for(task, language)
-        return {"name": self.name, "example": ex.record() if ex else None}
+        out = {"name": self.name, "example": ex.record() if ex else None}
+        if task.task_id in getattr(self, "_rephrased", {}):
+            out["rephrased_sha256"] = _sha256(self._rephrased[task.task_id])
+        return out
 
     def task_fingerprint(self, task: Task, language: str = "cpp") -> str:
         """The per-task part of the sample key: the example shown ("" when none), so a changed
         example (another pool, an edited solution) never reuses samples made with the old one."""
         ex = self.example_for(task, language)
-        return ex.digest() if ex else ""
+        fp = ex.digest() if ex else ""
+        rephrased = getattr(self, "_rephrased", {}).get(task.task_id)
+        if rephrased is not None:  # the rephrased statement itself: a new rephrasing never reuses old samples
+            fp = f"{fp}~r{_sha256(rephrased)[:16]}" if fp else f"r{_sha256(rephrased)[:16]}"
+        return fp
 
     def fingerprint(self) -> str:
         """A short hash of the wording (part of the gen key; :func:`ibench.run.keys.prompt_key`)."""
@@ -267,6 +317,10 @@ def choose_example(task: Task, pool: Iterable[Task], language: str,
     sol = _accepted(chosen, language, variant)[0]
     return Example(task_id=chosen.task_id, solution=sol.path.name, statement=chosen.statement().strip(),
                    code=sol.path.read_text(encoding="utf-8", errors="replace"), task=chosen, variant=variant)
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _fill(template: str, values: dict) -> str:

@@ -108,7 +108,13 @@ MARKS_ELSEWHERE: dict[str, dict[str, Any]] = {
                                    "variant interactive_upfront"),
                        "name": LABEL,
                        # the pool's folder enters through each task's example (its own key part)
-                       "example_pool": (MEASURED, False)},
+                       "example_pool": (MEASURED, False),
+                       # rephrased statements (ibench.generate.rephrase): the switch, the rephrasing
+                       # model and its instruction are hashed off their defaults; the rephrased texts
+                       # enter each task's own key part; rephrase_with (that model's endpoint and id)
+                       # enters through them
+                       **_measured("rephrase rephrase_model rephrase_instruction"),
+                       "rephrase_with": (MEASURED, False)},
     "FeedbackSettings": {**_measured("template message_chars tail_chars max_chars judge_message judge_replies "
                                      "program_output program_stderr tails_from_hidden_input variant figures"),
                          "name": LABEL},

@@ -26,6 +26,7 @@ import logging
 import queue
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from ibench.cluster.judge_loop import JudgeJob, JudgeLoop, Outcome, inflight_limit
@@ -67,6 +68,7 @@ class Pipeline:
         self.tasks = tasks
         self.by_id = {t.task_id: t for t in tasks}
         self.store = store
+        self.run_dir = Path(store.root).parent  # the store is <run>/results
         self.execution = execution
         self.show_progress = progress
         self.on_progress = on_progress
@@ -81,9 +83,19 @@ class Pipeline:
         self._backend_ready = False
 
     # -- running ----------------------------------------------------------------------------------
+    def setup_backend(self) -> None:
+        """Set the backend up, once (the first round that generates, or a rephrasing stage that
+        asks the run's own model: :func:`ibench.generate.rephrase.prepare`)."""
+        if not self._backend_ready:
+            self.backend.setup(self.spec.sampling)
+            self._backend_ready = True
+
     def run(self) -> RunPlan:
         """Every round in turn: plan it from the store, generate, judge, store. A round with
-        nothing to do (every sample solved or stopped) ends the loop."""
+        nothing to do (every sample solved or stopped) ends the loop. With ``prompt.rephrase``,
+        the statements are rephrased first (:meth:`rephrase`)."""
+        if self.spec.prompt.rephrase:
+            self.rephrase()
         rounds: list[Plan] = []
         for round_ in range(1, self.rounds + 1):
             plan = self.planner.plan(round_)
@@ -94,6 +106,18 @@ class Pipeline:
         if self.on_progress:
             self.on_progress(self.progress)
         return RunPlan(rounds)
+
+    def rephrase(self) -> None:
+        """``prompt.rephrase``: each statement rephrased once (:func:`ibench.generate.rephrase.prepare`:
+        the run's ``rephrased.json``, the cache, else the rephrasing model) and bound to the prompt
+        before round 1 is planned — the rephrased texts are part of the tasks' sample keys."""
+        from ibench.generate.rephrase import cache_dir, prepare
+
+        done = prepare(self.spec.prompt, self.spec.sampling, self.backend, self.tasks, self.run_dir, cache_dir(),
+                       self.setup_backend)
+        by = sorted({r.rephrased_by for r in done.values()})
+        log.info("rephrased statements: %d task(s) by %s, %d from the cache or the run's rephrased.json",
+                 len(done), ", ".join(by), sum(r.cached for r in done.values()))
 
     def _run_round(self, plan: Plan) -> None:
         self._current = plan
@@ -113,9 +137,8 @@ class Pipeline:
         bars = Bars(self.show_progress, plan.n_generate, plan.n_generate + len(plan.to_judge), self.console,
                     suffix="" if self.rounds == 1 else f" r{plan.round}")
         source = _RoundSource(self, plan, bars, inflight_limit(ex.max_inflight, ex.judge_cpus))
-        if plan.requests and not self._backend_ready:  # only now: a fully resumed run never loads a model
-            self.backend.setup(self.spec.sampling)
-            self._backend_ready = True
+        if plan.requests:  # only now: a fully resumed run never loads a model
+            self.setup_backend()
 
         def on_result(job: JudgeJob, out: Outcome) -> None:
             self._record(job.payload, out.result, out.wall_s, out.attempt, out.node)

@@ -148,6 +148,10 @@ class RunSpec:
         out += self.tasks.problems()
         out += [Problem.parse(p) for p in self.judge.problems()]
         out += [Problem.parse(p) for p in self.prompt.problems(self.language)]
+        if self.prompt.rephrase and self.prompt.rephrase_model is None and self.model.target.endswith(".ReferenceBackend"):
+            out.append(Problem("prompt.rephrase", f"model={self.model.name} replays known solutions and writes no text: "
+                               "it cannot rephrase a statement. Name a model that can with prompt.rephrase_model=NAME "
+                               "(a config of conf/model/; prompt.rephrase_with=[base_url=...,model=...] for its endpoint)"))
         return out
 
     # -- building ---------------------------------------------------------------------------------
