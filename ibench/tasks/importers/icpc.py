@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
 import yaml  # type: ignore[import-untyped]
 
-from . import ImportLog, safe_name, write_json
+from . import UNSUPPORTED_DIR, ImportLog, safe_name, write_json
 from .icpc_package import (
     ICPC_FOLDERS,
     PackageError,
@@ -37,7 +38,9 @@ from .icpc_package import (
     Submission,
     Unsupported,
     import_packages,
-    single_source,
+    SUBMISSIONS_DIR,
+    keep_unsupported_submissions,
+    submission_source,
     task_card,
     write_statement,
 )
@@ -145,10 +148,47 @@ def _validator_dir(root: Path) -> Path | None:
     return dirs[0] if dirs and not files else folder
 
 
-def _copy_program(src: Path, dest: Path) -> None:
+def _constants(conf: dict) -> dict[str, str]:
+    """problem.yaml ``constants`` (2025-09): ``{{NAME}}`` is the value, ``{{NAME.VARIANT}}`` a
+    variant's spelling (``FIVE: {value: 5, STRING: "5"}``, or ``SIX: 6`` for a value alone)."""
+    raw = conf.get("constants")
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, str] = {}
+    for name, spec in raw.items():
+        if isinstance(spec, dict):
+            for variant, value in spec.items():
+                out[f"{name}.{variant}"] = str(value)
+            if "value" in spec:
+                out[str(name)] = str(spec["value"])
+        else:
+            out[str(name)] = str(spec)
+    return out
+
+
+def _substitute(folder: Path, constants: dict[str, str]) -> None:
+    """Write the package's constants into a validator's text files, as the format's tools do
+    for validators (submissions are left as they are)."""
+    if not constants:
+        return
+    pattern = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
+    for path in folder.rglob("*"):
+        if not path.is_file():
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        new = pattern.sub(lambda m: constants.get(m.group(1), m.group(0)), text)
+        if new != text:
+            path.write_text(new, encoding="utf-8")
+
+
+def _copy_program(src: Path, dest: Path, constants: dict[str, str] | None = None) -> None:
     from ibench.judge.validator import program_sources
 
     shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".*"))
+    _substitute(dest, constants or {})
     try:
         program_sources(dest)
     except ValueError as e:
@@ -166,6 +206,39 @@ def _permitted(spec: Any) -> tuple[str, ...] | None:
         return None
     out = [label for v in spec["permitted"] for label in PERMITTED.get(str(v).upper(), ())]
     return tuple(dict.fromkeys(out)) or None
+
+
+def _glob(raw: str) -> re.Pattern[str]:
+    """A submissions.yaml key as the 2025-09 format (and BAPCtools) reads it: ``{a,b}`` braces
+    (spaces around each choice dropped), ``*`` matching anything but ``/``, matched from the start
+    of a submission's path under ``submissions/`` and ending at a complete folder or file name (a
+    folder's key covers what it holds)."""
+    def star(text: str) -> str:
+        return re.escape(text).replace(re.escape("*"), "[^/]*")
+
+    parts = re.split(r"\{([^{}]*)\}", raw.removesuffix("/"))
+    rx = "".join(star(part) if i % 2 == 0 else "(" + "|".join(star(c.strip()) for c in part.split(",")) + ")"
+                 for i, part in enumerate(parts))
+    return re.compile(f"^{rx}(/|$)")
+
+
+def _expected(overrides: dict, folder: str, name: str) -> tuple[tuple[str, ...] | None, bool]:
+    """The labels a submission (``folder/name``) may get: the verdicts every matching key of
+    submissions.yaml permits (with the format's default for a verdict folder unless the file
+    names that folder itself), and whether submissions.yaml had a say; None where nothing
+    restricts them (a folder ibench does not know)."""
+    sets: list[tuple[str, ...]] = []
+    if folder in ICPC_FOLDERS and folder not in overrides and f"{folder}/" not in overrides:
+        sets.append(ICPC_FOLDERS[folder])
+    from_yaml = False
+    for key, spec in overrides.items():
+        permitted = _permitted(spec)
+        if permitted is not None and _glob(str(key)).match(f"{folder}/{name}"):
+            sets.append(permitted)
+            from_yaml = True
+    if not sets:
+        return None, from_yaml
+    return tuple(label for label in sets[0] if all(label in other for other in sets[1:])), from_yaml
 
 
 def _subtasks(data: Path, groups: dict[Path, list[str]], by_validator: bool = False) -> tuple[dict, dict]:
@@ -238,9 +311,9 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
         raise PackageError("a custom (or interactive) problem without an output validator")
     if interactive:
         assert validator is not None
-        _copy_program(validator, task_dir / "interactor")
+        _copy_program(validator, task_dir / "interactor", _constants(conf))
     elif custom and validator is not None:
-        _copy_program(validator, task_dir / "checker")
+        _copy_program(validator, task_dir / "checker", _constants(conf))
 
     width = max(3, len(str(len(tests))))
     names: list[str] = []
@@ -290,22 +363,37 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
     writer = SolutionWriter(task_dir, log, task_id)
     subs = root / "submissions"
     overrides = _yaml(subs / "submissions.yaml") if subs.is_dir() else {}
+    unsupported: list[tuple[str, Path, str]] = []
     for folder in sorted(p for p in subs.iterdir() if p.is_dir()) if subs.is_dir() else []:
-        accepts = _permitted(overrides.get(folder.name)) or ICPC_FOLDERS.get(folder.name)
         for entry in sorted(p for p in folder.iterdir() if not p.name.startswith(".")):
-            own = _permitted(overrides.get(f"{folder.name}/{entry.name}"))
-            if (own or accepts) is None:
-                log.warn(task_id, f"submissions/{folder.name}: not a verdict folder ibench knows; skipped")
-                break
-            source = single_source(entry)
-            if source is None:
-                log.warn(task_id, f"submission {folder.name}/{entry.name}: several files; skipped")
-                log.count("submissions skipped (several files)")
+            accepts, from_yaml = _expected(overrides, folder.name, entry.name)
+            if accepts is None:
+                log.warn(task_id, f"submission {folder.name}/{entry.name}: not in a verdict folder ibench knows and "
+                                  "no permitted verdicts in submissions.yaml; skipped")
                 continue
-            tag = folder.name if own is None and folder.name in ICPC_FOLDERS and folder.name not in overrides \
-                else f"{folder.name} (submissions.yaml)"
-            writer.add(Submission(source, tag, own or accepts or ()), score=full_score)
+            if not accepts:
+                log.warn(task_id, f"submission {folder.name}/{entry.name}: the keys of submissions.yaml that match it "
+                                  "permit no verdict in common; skipped")
+                continue
+            if entry.name.endswith(".disabled"):
+                log.warn(task_id, f"submission {folder.name}/{entry.name}: disabled; skipped")
+                continue
+            found = submission_source(entry)
+            if found.source is None and found.language:
+                log.warn(task_id, f"submission {folder.name}/{entry.name}: {found.reason}; skipped")
+                log.count("submissions skipped (language)")
+                continue
+            if found.source is None:
+                log.warn(task_id, f"submission {folder.name}/{entry.name}: {found.reason}; skipped, kept under "
+                                  f"{UNSUPPORTED_DIR}/{SUBMISSIONS_DIR}/{task_id}/")
+                log.count("submissions skipped (several files)")
+                unsupported.append((f"{folder.name}/{entry.name}", entry, found.reason))
+                continue
+            tag = f"{folder.name} (submissions.yaml)" if from_yaml else folder.name
+            writer.add(Submission(found.source, tag, accepts, found.note, entry.stem if entry.is_dir() else ""),
+                       score=full_score)
     writer.close()
+    keep_unsupported_submissions(task_dir, unsupported)
     log.count("interactive" if interactive else "batch")
 
 

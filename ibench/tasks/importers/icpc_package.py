@@ -64,7 +64,7 @@ POLYGON_TAGS: dict[str, tuple[str, ...]] = {
     "memory-limit-exceeded": ("MLE",),
     "rejected": FAILURES,
 }
-SOURCE_ALIASES = {".c++": ".cpp", ".cxx": ".cpp", ".cc": ".cpp"}
+SOURCE_ALIASES = {".c++": ".cpp", ".cxx": ".cpp", ".cc": ".cpp", ".py3": ".py"}
 
 
 class PackageError(ValueError):
@@ -94,6 +94,7 @@ class Submission:
     tag: str  # the package's name for its expectation
     accepts: tuple[str, ...]
     note: str = ""
+    name: str = ""  # the solution's name when not its source's (a submission folder's)
 
 
 class SolutionWriter:
@@ -124,10 +125,11 @@ class SolutionWriter:
         if override is not None:
             accepts, tag = override, f"{sub.tag} @EXPECTED_RESULTS@"
         folder = sub.tag.split(" ")[0]  # a tag may say where its expectation came from
-        name = safe_name(f"{folder}-{sub.source.stem}") + suffix
+        stem = sub.name or sub.source.stem
+        name = safe_name(f"{folder}-{stem}") + suffix
         n = 2
         while name in self.entries:
-            name = safe_name(f"{folder}-{sub.source.stem}-{n}") + suffix
+            name = safe_name(f"{folder}-{stem}-{n}") + suffix
             n += 1
         write_text(self.dir / name, text)
         entry: dict = {"expected": accepts[0] if len(accepts) == 1 else list(accepts), "tag": tag}
@@ -154,12 +156,83 @@ def _python2(name: str, text: str) -> bool:
     return "py2" in name.lower() or "python2" in text.split("\n", 1)[0] or bool(_PY2_PRINT.search(text))
 
 
-def single_source(entry: Path) -> Path | None:
-    """A submission given as a file, or a folder holding exactly one source file."""
+# Files of a submission folder that are sources of some language (judged by ibench or not): a
+# folder with two of them is a program of several files; anything else (.txt, data) is not compiled.
+SOURCE_SUFFIXES = frozenset({*BY_EXTENSION, *SOURCE_ALIASES, ".c", ".h", ".hpp", ".hh", ".java", ".kt", ".py",
+                             ".py3", ".py2", ".rs", ".cs", ".go", ".sh", ".js", ".rb", ".hs", ".ml", ".scala"})
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+\.?(\w+)|import\s+(\w+))", re.M)
+
+
+@dataclass
+class FolderSource:
+    """What a submission folder becomes: its one source (``source``, with a ``note`` naming the
+    files left out), or None with the ``reason`` it cannot be judged as one file."""
+
+    source: Path | None
+    note: str = ""
+    reason: str = ""
+    language: bool = False  # not judged for its language (not kept aside: nothing to build)
+
+
+def submission_source(entry: Path) -> FolderSource:
+    """A submission given as a file, or a folder. A folder is judged by its one source file: its
+    other files must not be sources (a .txt beside a .cpp is not compiled), or, for Python, be
+    modules its entry (``main.py``, else the only ``.py`` with a main guard) does not import.
+    Several sources of a compiled language (C++ .cpp/.h, Java classes) are a program ibench's
+    known solutions (one file each) cannot hold: None with the reason."""
     if entry.is_file():
-        return entry
-    files = [p for p in entry.rglob("*") if p.is_file() and not p.name.startswith(".")]
-    return files[0] if len(files) == 1 else None
+        return FolderSource(entry)
+    files = sorted(p for p in entry.rglob("*") if p.is_file() and not p.name.startswith("."))
+    if len(files) == 1:
+        return FolderSource(files[0])
+    sources = [p for p in files if p.suffix in SOURCE_SUFFIXES]
+    others = [p.name for p in files if p not in sources]
+    if len(sources) == 1:
+        note = f"the folder's other files ({', '.join(others)}) are not sources; judged without them" if others else ""
+        return FolderSource(sources[0], note)
+    names = ", ".join(p.relative_to(entry).as_posix() for p in sources)
+    if not any(SOURCE_ALIASES.get(p.suffix, p.suffix) in BY_EXTENSION for p in sources):
+        listed = names or ", ".join(p.name for p in files)
+        return FolderSource(None, reason=f"no source in a language ibench judges ({listed})", language=True)
+    if all(p.suffix in (".py", ".py3") for p in sources):
+        main = [p for p in sources if p.name == "main.py"]
+        entry_file = main[0] if main else None
+        if entry_file is None:
+            guarded = [p for p in sources if "__main__" in p.read_text(encoding="utf-8", errors="replace")]
+            entry_file = guarded[0] if len(guarded) == 1 else None
+        if entry_file is None:
+            return FolderSource(None, reason=f"Python sources {names} and no entry point (main.py)")
+        modules = {p.stem for p in sources if p != entry_file}
+        text = entry_file.read_text(encoding="utf-8", errors="replace")
+        used = sorted({m for pair in _PY_IMPORT.findall(text) for m in pair if m} & modules)
+        if used:
+            return FolderSource(None, reason=f"Python program of several modules ({names}): {entry_file.name} imports "
+                                             f"{', '.join(used)}; the judge runs one file per sample")
+        left = ", ".join(p.name for p in files if p != entry_file)
+        return FolderSource(entry_file, f"{entry_file.name} is the entry point and imports none of the folder's "
+                                        f"other files ({left}); judged without them")
+    return FolderSource(None, reason=f"several source files ({names}): a program of several files, which the judge "
+                                     "cannot build from one known solution (one source file per sample)")
+
+
+SUBMISSIONS_DIR = "_submissions"  # OUT/_unsupported/_submissions/<task>/: submissions ibench cannot judge
+_PENDING = ".unsupported-submissions"  # inside a staged task until the import moves it there
+
+
+def keep_unsupported_submissions(task_dir: Path, items: list[tuple[str, Path, str]]) -> None:
+    """Copy submissions that cannot be judged (``(name, path, reason)``) aside with their reasons;
+    :func:`import_packages` moves them to ``OUT/_unsupported/_submissions/<task>/``."""
+    if not items:
+        return
+    pending = task_dir / _PENDING
+    for name, path, _ in items:
+        dest = pending / name
+        if path.is_dir():
+            shutil.copytree(path, dest, ignore=shutil.ignore_patterns(".*"))
+        else:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, dest)
+    write_text(pending / "UNSUPPORTED.txt", "".join(f"{name}: {reason}\n" for name, _, reason in items))
 
 
 def task_card(task_id: str, *, kind: str, cpu_ms: int, memory_mb: int, title: str, source: str, **extra) -> dict:
@@ -220,6 +293,9 @@ def import_packages(paths: Iterable[Path], out: Path, log: ImportLog, build: Bui
             with tempfile.TemporaryDirectory(prefix="ibench-pkg-") as tmp:
                 task_dir = staging.path(name)
                 dest = ""
+                side = out / UNSUPPORTED_DIR / SUBMISSIONS_DIR / name
+                if side.exists():  # nothing stale from an earlier import survives
+                    shutil.rmtree(side)
                 try:
                     root = open_package(path, Path(tmp))
                     build(root, task_dir, log, name)
@@ -233,6 +309,9 @@ def import_packages(paths: Iterable[Path], out: Path, log: ImportLog, build: Bui
                     write_text(task_dir / "REJECTED.txt", f"{e}\n")
                     (task_dir / "meta.json").unlink(missing_ok=True)
                     dest = REJECTED_DIR
+                if (task_dir / _PENDING).is_dir():
+                    side.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.move(str(task_dir / _PENDING), str(side))
                 staging.commit(name, dest)
             log.count({"": "imported", UNSUPPORTED_DIR: "unsupported (kept for reference)", REJECTED_DIR: "rejected"}[dest])
     finally:
