@@ -31,6 +31,7 @@ from typing import Callable, Iterable
 from ..languages import LANGUAGES, of_path
 from .checks.cases import kind_from_layout
 from .checks.common import CASE_NAME, Collector
+from .checks.contract import OPEN_CASE
 from .checks.generator import CaseRecipe, parse_recipes
 from .checks.meta import check_meta
 from .errors import Problem, TaskError
@@ -85,17 +86,28 @@ def read_recipes(root: Path) -> list[CaseRecipe]:
     return recipes
 
 
-def _check_names(path: Path, recipes: list[CaseRecipe], kind: TaskKind) -> None:
-    """Interactive and grader cases are numbered pools (SPEC §2); batch tests may be any name."""
+def _check_names(path: Path, recipes: list[CaseRecipe], kind: TaskKind, open_pools: bool = False) -> None:
+    """Interactive and grader cases are numbered pools (SPEC §2), or numbered with no cap in a
+    task whose meta.json says ``"case_pools": "open"``; batch tests may be any name."""
     if kind is TaskKind.BATCH:
         bad = [r for r in recipes if not r.case or "/" in r.case or r.case.startswith(".")]
         expected = "a file name (tests/<name>.in)"
+    elif open_pools:
+        bad = [r for r in recipes if not OPEN_CASE.fullmatch(r.case)]
+        expected = "a case number of three digits or more (\"case_pools\": \"open\")"
     else:
         pools = set(NON_ADAPTIVE_POOL) | set(ADAPTIVE_POOL)
         bad = [r for r in recipes if not CASE_NAME.fullmatch(r.case) or int(r.case) not in pools]
         expected = "a three-digit case number, 001-100 (non-adaptive pool) or 101-200 (adaptive pool)"
     if bad:
         raise TaskError([Problem(path, f"line {r.line}", f"case name {r.case!r}; expected {expected}") for r in bad])
+
+
+def _open_pools(root: Path) -> bool:
+    try:
+        return json.loads((root / "meta.json").read_text(encoding="utf-8")).get("case_pools") == "open"
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _judge():
@@ -185,7 +197,7 @@ def generate_cases(root: Path, only: Iterable[str] | None = None, force: bool = 
     c = Collector()
     meta = check_meta(root, c)
     kind = meta.kind or kind_from_layout(root)
-    _check_names(recipes_path, recipes, kind)
+    _check_names(recipes_path, recipes, kind, _open_pools(root))
     gen_src = root / "generator" / "gen_cases.cpp"
     if not gen_src.is_file():
         raise _fail(gen_src, "", "missing; expected the testlib generator that generator/cases.txt runs")

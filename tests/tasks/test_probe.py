@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ibench.tasks.load import inspect_task, load_task
+from ibench.tasks.model import TaskKind
 from ibench.tasks.probe.facts import FactError, parse_facts, to_cpp
 from ibench.tasks.probe.protocol import protocol_mutants
 from ibench.tasks.probe.run import accept_equivalent, probe_tasks
@@ -260,3 +261,43 @@ def test_llm_mutants_from_a_local_server(tmp_path, capsys):
     assert recs["LLM-B"]["status"] == "killed" and recs["LLM-B"]["label"] == "PE"
     assert recs["LLM-A"]["fingerprint"] and recs["LLM-A"]["fingerprint"] != recs["LLM-B"]["fingerprint"]
     assert doc["llm"]["model"] == "openai-api" and doc["tasks"][0]["llm_made"] == 2
+
+
+def test_hunt_reads_the_tasks_own_case_list(tmp_path):
+    """--add-cases names a new case from the task's case list: past the highest for an
+    open-numbered task (no cap at 100 or 200), the first free number of a SPEC pool."""
+    from task_builders import make_interactive
+
+    from ibench.tasks.load import load_task
+    from ibench.tasks.probe.hunt import Found, _case_for, add_case, next_case_name
+
+    many = [f"{i:03d}" for i in range(1, 259)]  # an imported olympiad task: 258 cases
+    root = make_interactive(tmp_path / "open", cases=many, meta={"case_pools": "open"})
+    task = load_task(root)
+    assert task.open_cases and next_case_name(task, "non_adaptive") == "259"
+    assert _case_for(task, "150", root / "x.in").interactor == "non_adaptive"  # its one interactor, not "adaptive"
+    name = add_case(task, Found("m1", "non_adaptive", ["7", "--mode", "non"], b"10 4\n", "WA", "150"))
+    assert name == "259" and (root / "cases" / "259.in").read_bytes() == b"10 4\n"
+    assert (root / "generator" / "cases.txt").read_text().endswith("259 7 --mode non\n")
+    task = load_task(root)
+    assert len(task.cases) == 259 and next_case_name(task, "non_adaptive") == "260"
+
+    spec = load_task(make_interactive(tmp_path / "spec", mode="both", cases=("001", "002", "101")))
+    assert next_case_name(spec, "non_adaptive") == "003" and next_case_name(spec, "adaptive") == "102"
+    assert _case_for(spec, "101", root / "x.in").interactor == "adaptive"
+    full = load_task(make_interactive(tmp_path / "full", cases=[f"{i:03d}" for i in range(1, 101)]))
+    assert next_case_name(full, "non_adaptive") is None
+
+
+def test_gen_cases_accepts_open_numbers(tmp_path):
+    from task_builders import make_interactive
+
+    from ibench.tasks.errors import TaskError
+    from ibench.tasks.gencases import _check_names, _open_pools, read_recipes
+
+    root = make_interactive(tmp_path / "open", cases=("001", "250"), meta={"case_pools": "open"})
+    recipes = read_recipes(root)
+    assert _open_pools(root)
+    _check_names(root / "generator" / "cases.txt", recipes, TaskKind.INTERACTIVE, open_pools=True)
+    with pytest.raises(TaskError, match="001-100"):
+        _check_names(root / "generator" / "cases.txt", recipes, TaskKind.INTERACTIVE)

@@ -3,8 +3,10 @@
 For an interactive task with ``generator/cases.txt``, each try takes one shipped recipe (in turn)
 with a fresh seed, generates the case and judges the survivor on it. A killing case is kept only
 if every accepted solution passes it. With ``--add-cases`` it is written into the task as the next
-free case of the recipe's pool (``cases/NNN.in`` plus its ``cases.txt`` line), so ``validate``
-regenerates it byte for byte like the others. A survivor no try kills is left for a person to
+free case of the recipe's pool (``cases/NNN.in`` plus its ``cases.txt`` line), read from the
+task's actual case list: the number after the highest for an open-numbered task (no cap), the
+first free one of the SPEC pool (001-100, 101-200) otherwise; ``validate`` regenerates it byte for
+byte like the others. A survivor no try kills is left for a person to
 decide (``--accept-equivalent``).
 """
 
@@ -33,9 +35,14 @@ class Found:
 
 
 def _case_for(task: Task, name: str, path: Path) -> Case:
-    pool = "adaptive" if int(name) > 100 or task.interactor_mode and task.interactor_mode.value == "adaptive" else "non_adaptive"
-    if pool not in task.interactors:
-        pool = next(iter(task.interactors))
+    """A generated variant of the task's case ``name``, served by the interactor that serves
+    that case in the task's own case list (an open-numbered task's one interactor, or the pool
+    the case is in); a recipe naming no case on disk falls back to the SPEC's numbering."""
+    shipped = next((c for c in task.cases if c.name == name), None)
+    pool = shipped.interactor if shipped is not None and shipped.interactor else None
+    if pool is None:
+        spec = "adaptive" if name.isdigit() and int(name) in ADAPTIVE_POOL else "non_adaptive"
+        pool = spec if spec in task.interactors else next(iter(task.interactors))
     return Case(name, path, None, pool)
 
 
@@ -72,29 +79,42 @@ def hunt(task: Task, mutant_id: str, source: str, tries: int, settings) -> Found
     return None
 
 
+def next_case_name(task: Task, pool: str) -> str | None:
+    """The name a new case of ``pool`` gets, from the task's actual case list (and the names
+    ``generator/cases.txt`` lists): an open-numbered task (``"case_pools": "open"``) takes the
+    number after its highest, with no cap; a SPEC task the first free number of the pool's range
+    (001-100 non-adaptive, 101-200 adaptive), None when that pool is full."""
+    used = {c.name for c in task.cases} | _listed(task)
+    numbers = {int(n) for n in used if n.isdigit()}
+    if task.open_cases:
+        return f"{max(numbers, default=0) + 1:03d}"
+    span = ADAPTIVE_POOL if pool == "adaptive" else NON_ADAPTIVE_POOL
+    free = next((n for n in span if n not in numbers), None)
+    return None if free is None else f"{free:03d}"
+
+
 def add_case(task: Task, found: Found) -> str | None:
-    """Write a found case into the task as the next free name of its recipe's pool; its name, or
-    None when that pool is full."""
-    pool = ADAPTIVE_POOL if int(found.recipe_case) > 100 else NON_ADAPTIVE_POOL
-    used = {int(c.name) for c in task.cases} | _listed(task)
-    free = next((n for n in pool if n not in used), None)
-    if free is None:
+    """Write a found case into the task as the next name of its pool (:func:`next_case_name`);
+    its name, or None when that pool is full."""
+    name = next_case_name(task, found.pool)
+    if name is None:
         return None
-    name = f"{free:03d}"
     (task.root / "cases" / f"{name}.in").write_bytes(found.data)
     recipes = task.root / "generator" / "cases.txt"
-    text = recipes.read_text(encoding="utf-8")
+    text = recipes.read_text(encoding="utf-8") if recipes.is_file() else ""
     if text and not text.endswith("\n"):
         text += "\n"
     recipes.write_text(text + f"{name} {' '.join(found.args)}\n", encoding="utf-8")
     return name
 
 
-def _listed(task: Task) -> set[int]:
+def _listed(task: Task) -> set[str]:
     path = task.root / "generator" / "cases.txt"
-    out = set()
+    out: set[str] = set()
+    if not path.is_file():
+        return out
     for line in path.read_text(encoding="utf-8").splitlines():
         parts = line.split()
         if parts and parts[0].isdigit():
-            out.add(int(parts[0]))
+            out.add(parts[0])
     return out
