@@ -86,6 +86,9 @@ class Backend(ABC):
     reasoning_format: str = "think"
     #: whether it runs in Ray actors (a tool outside the launch starts a cluster for it first)
     runs_in_ray: bool = False
+    #: whether it writes text of its own (the reference model replays files: it cannot rephrase a
+    #: statement, ibench.generate.rephrase)
+    writes_text: bool = True
 
     def setup(self, sampling: SamplingSettings) -> None:  # noqa: B027 - optional hook
         """Acquire resources (clients, Ray actors). Called once before :meth:`generate`."""

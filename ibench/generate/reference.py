@@ -23,6 +23,8 @@ from .base import Backend, Completion, GenerationRequest
 
 
 class ReferenceBackend(Backend):
+    writes_text = False  # it replays known solutions: it cannot rephrase a statement
+
     def __init__(self, name: str = "reference", language: str = "cpp", repeat_to_n: bool = False,
                  variant: str = "interactive", **_: object) -> None:
         self.name = name

@@ -126,15 +126,27 @@ def sampling_of(backend: Backend, sampling: SamplingSettings) -> Iterator[None]:
             backend.sampling = before
 
 
-def cannot_rephrase(backend: Any) -> str | None:
-    """Why ``backend`` cannot rephrase (None: it can)."""
-    from ibench.generate.reference import ReferenceBackend
+REFUSAL = ("model={name} replays each task's known solutions and writes no text: it cannot rephrase a statement. "
+           "Name a model that can: prompt.rephrase_model=NAME (a config of conf/model/, e.g. openai-api, with "
+           "prompt.rephrase_with=[base_url=...,model=...] for its endpoint)")
 
-    if isinstance(backend, ReferenceBackend):
-        return (f"model={backend.name} replays each task's known solutions and writes no text: it cannot rephrase a "
-                "statement. Name a model that can: prompt.rephrase_model=NAME (a config of conf/model/, e.g. "
-                "openai-api, with prompt.rephrase_with=[base_url=...,model=...] for its endpoint)")
-    return None
+
+def cannot_rephrase(backend: Any) -> str | None:
+    """Why ``backend`` cannot rephrase (None: it can): it writes no text of its own."""
+    return None if getattr(backend, "writes_text", True) else REFUSAL.format(name=getattr(backend, "name", "?"))
+
+
+def target_refusal(target: str, name: str) -> str | None:
+    """:func:`cannot_rephrase` for the backend class a model config's ``_target_`` names, before
+    it is built (the preflight); None where it can, or where the target does not import (the
+    preflight names that problem on its own)."""
+    from hydra.utils import get_class
+
+    try:
+        cls = get_class(target)
+    except Exception:  # noqa: BLE001 - reported by the preflight as the target's own problem
+        return None
+    return None if getattr(cls, "writes_text", True) else REFUSAL.format(name=name)
 
 
 def _read_cache(path: Path, statement_sha: str) -> dict[str, Any] | None:
@@ -238,32 +250,15 @@ def read_record(run_dir: str | Path) -> dict[str, Any]:
 
 def compose_model(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
     """The model config ``conf/model/<name>.yaml`` (with ``key=value`` overrides of it) as a
-    plain dict, composed by Hydra as the launch composes ``model=<name>``."""
-    from hydra import compose, initialize_config_dir
-    from hydra.core.global_hydra import GlobalHydra
+    plain dict, composed as the launch composes ``model=<name>`` (:func:`ibench.run.config.compose`)."""
     from omegaconf import OmegaConf
 
-    from ibench.run.config import CONF_DIR
+    from ibench.run.config import compose
 
     ov = [f"model={name}", *(o if o.lstrip("+~").startswith("model.") else f"model.{o}" for o in overrides)]
-    if GlobalHydra.instance().is_initialized():  # inside the launch's Hydra app
-        cfg = compose("config", overrides=ov)
-    else:
-        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            cfg = compose("config", overrides=ov)
-    model = OmegaConf.to_container(cfg.model, resolve=True)
+    model = OmegaConf.to_container(compose(ov).model, resolve=True)
     assert isinstance(model, dict)
     return {str(k): v for k, v in model.items()}
-
-
-def build_backend(model_cfg: Mapping[str, Any]) -> Backend:
-    """A backend from a model config dict, as the launch builds its own (``preflight`` left out)."""
-    from hydra.utils import instantiate
-    from omegaconf import OmegaConf
-
-    backend = instantiate(OmegaConf.create({k: v for k, v in model_cfg.items() if k != "preflight"}), _convert_="all")
-    assert isinstance(backend, Backend)
-    return backend
 
 
 def cache_dir() -> Path:
@@ -286,6 +281,8 @@ def prepare(prompt: Any, sampling: SamplingSettings, backend: Backend, tasks: Se
     if not prompt.rephrase:
         return {}
     instruction = prompt.rephrase_instruction
+    from ibench.generate.backends import build_backend
+
     other = build_backend(compose_model(prompt.rephrase_model, prompt.rephrase_with)) if prompt.rephrase_model else None
     rephraser = other or backend
     why = cannot_rephrase(rephraser)

@@ -148,10 +148,11 @@ class RunSpec:
         out += self.tasks.problems()
         out += [Problem.parse(p) for p in self.judge.problems()]
         out += [Problem.parse(p) for p in self.prompt.problems(self.language)]
-        if self.prompt.rephrase and self.prompt.rephrase_model is None and self.model.target.endswith(".ReferenceBackend"):
-            out.append(Problem("prompt.rephrase", f"model={self.model.name} replays known solutions and writes no text: "
-                               "it cannot rephrase a statement. Name a model that can with prompt.rephrase_model=NAME "
-                               "(a config of conf/model/; prompt.rephrase_with=[base_url=...,model=...] for its endpoint)"))
+        if self.prompt.rephrase and self.prompt.rephrase_model is None:  # the run's own model rephrases
+            from ibench.generate.rephrase import target_refusal
+
+            if why := target_refusal(self.model.target, self.model.name):
+                out.append(Problem("prompt.rephrase", why))
         return out
 
     # -- building ---------------------------------------------------------------------------------

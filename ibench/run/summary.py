@@ -82,6 +82,11 @@ def summarize_run(cfg: DictConfig, spec: RunSpec, name: str, tasks: list, pipeli
     if too_long:  # failed samples that are the setup's doing, not the model's
         summary.warnings.append(f"{too_long} sample(s) failed before generating: the prompt is longer than the "
                                 "model's context window (raise max_model_len, or leave those tasks out)")
+    from ibench.results.cost import cost_of_store
+
+    # What the run spent (tokens, generation and judge seconds, money where conf/prices.yaml
+    # prices the model by its label or name): summary.json, the report, W&B, the viewer.
+    summary.cost = cost_of_store(store, keys.gen_key, keys.judge_key, (identity.get("label"), name, spec.model.model_id))
     summary.meta = {"reasoning": spec.model.reasoning, "sampling": spec.sampling.name,
                     "gen_key": keys.gen_key, "judge_key": keys.judge_key,
                     "run_dir": str(run_dir), "generated": plan.n_generate,

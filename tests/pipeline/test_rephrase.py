@@ -211,7 +211,7 @@ def _compose(*overrides):
 
 
 @pytest.mark.parametrize("extra, says", [
-    ((), "model=reference replays known solutions and writes no text"),
+    ((), "model=reference replays each task's known solutions and writes no text"),
     (("prompt.rephrase_model=no-such-model",), "is not a model config of conf/model/"),
     (("prompt.rephrase_model=openai-api", "prompt.rephrase_with=[oops]"), "expected key=value overrides"),
 ])
@@ -267,6 +267,10 @@ def test_a_rephrased_run_and_its_original_paired_by_the_study(ray_session, serve
     assert float(row["pass@1 original"]) == 0.0 and float(row["pass@1 rephrased"]) == 1.0
     assert float(row["difference"]) == 1.0 and row["rephrased_by"] == "api-model"
     assert (Path(files["rephrase_png"])).is_file()
+    # cost in the launch's summary: tokens from the server's usage, per sample and per solved task
+    cost = load(reph).summary["cost"]
+    assert cost["completion_tokens/sample"] == 700 and cost["prompt_tokens"] == 600 and cost["solved_tasks"] == 1
+    assert cost["completion_tokens/solved_task"] == 1400 and load(orig).summary["cost"]["solved_tasks"] == 0
 
 
 def test_the_reference_model_on_statements_another_model_rephrased(ray_session, server, tmp_path, monkeypatch):
