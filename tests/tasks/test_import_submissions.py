@@ -96,3 +96,15 @@ def test_constants_reach_the_validator(tmp_path):
     src = write(tmp_path / "v" / "validator.cpp", "int lo = {{FIVE}}, hi = {{ SIX }}; auto w = \"{{FIVE.WORD}}\"; {{OTHER}}\n")
     _substitute(tmp_path / "v", constants)
     assert src.read_text() == "int lo = 5, hi = 6; auto w = \"five\"; {{OTHER}}\n"
+
+
+def test_entrypoint_from_submissions_yaml(tmp_path):
+    from ibench.tasks.importers.icpc import _entrypoint
+
+    folder = tmp_path / "metadata"
+    write(folder / "main.py", "import sys\nsys.exit(1)\n")
+    write(folder / "ac.py", "print(input())\n")
+    overrides = {"ac_or_wa/metadata": {"language": "python3", "entrypoint": "ac.py"}}
+    assert _entrypoint(overrides, "ac_or_wa", "metadata") == "ac.py"
+    assert submission_source(folder, "ac.py").source == folder / "ac.py"
+    assert submission_source(folder).source == folder / "main.py"

@@ -241,6 +241,14 @@ def _expected(overrides: dict, folder: str, name: str) -> tuple[tuple[str, ...] 
     return tuple(label for label in sets[0] if all(label in other for other in sets[1:])), from_yaml
 
 
+def _entrypoint(overrides: dict, folder: str, name: str) -> str | None:
+    """A submission folder's ``entrypoint`` from submissions.yaml (the first key naming one)."""
+    for key, spec in overrides.items():
+        if isinstance(spec, dict) and spec.get("entrypoint") and _glob(str(key)).match(f"{folder}/{name}"):
+            return str(spec["entrypoint"])
+    return None
+
+
 def _subtasks(data: Path, groups: dict[Path, list[str]], by_validator: bool = False) -> tuple[dict, dict]:
     """subtasks.json of a scoring problem, one entry per test group (see the module's text), and
     where a custom validator scores (``by_validator``: score.txt) each case's group maximum and
@@ -378,7 +386,7 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
             if entry.name.endswith(".disabled"):
                 log.warn(task_id, f"submission {folder.name}/{entry.name}: disabled; skipped")
                 continue
-            found = submission_source(entry)
+            found = submission_source(entry, _entrypoint(overrides, folder.name, entry.name))
             if found.source is None and found.language:
                 log.warn(task_id, f"submission {folder.name}/{entry.name}: {found.reason}; skipped")
                 log.count("submissions skipped (language)")

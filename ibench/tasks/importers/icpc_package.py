@@ -174,10 +174,11 @@ class FolderSource:
     language: bool = False  # not judged for its language (not kept aside: nothing to build)
 
 
-def submission_source(entry: Path) -> FolderSource:
+def submission_source(entry: Path, entrypoint: str | None = None) -> FolderSource:
     """A submission given as a file, or a folder. A folder is judged by its one source file: its
     other files must not be sources (a .txt beside a .cpp is not compiled), or, for Python, be
-    modules its entry (``main.py``, else the only ``.py`` with a main guard) does not import.
+    modules its entry (submissions.yaml's ``entrypoint``, else ``main.py``, else the only ``.py``
+with a main guard) does not import.
     Several sources of a compiled language (C++ .cpp/.h, Java classes) are a program ibench's
     known solutions (one file each) cannot hold: None with the reason."""
     if entry.is_file():
@@ -195,8 +196,9 @@ def submission_source(entry: Path) -> FolderSource:
         listed = names or ", ".join(p.name for p in files)
         return FolderSource(None, reason=f"no source in a language ibench judges ({listed})", language=True)
     if all(p.suffix in (".py", ".py3") for p in sources):
-        main = [p for p in sources if p.name == "main.py"]
-        entry_file = main[0] if main else None
+        named = [p for p in sources if p.name == (entrypoint or "main.py")] or \
+            [p for p in sources if p.name == "main.py"]
+        entry_file = named[0] if named else None
         if entry_file is None:
             guarded = [p for p in sources if "__main__" in p.read_text(encoding="utf-8", errors="replace")]
             entry_file = guarded[0] if len(guarded) == 1 else None
