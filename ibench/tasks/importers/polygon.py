@@ -186,7 +186,7 @@ def build_polygon(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, i
             names.append(name)
         if sources.generated or sources.answered:
             log.note(f"{task_id}: {sources.generated} test(s) generated, {sources.answered} answer(s) written "
-                     "by the main solution")
+                     "by a solution (main, else accepted)")
             log.count("tests generated at import", sources.generated)
     if interactor is not None:
         _copy_program(interactor, task_dir / "interactor", "non_adaptive.cpp")

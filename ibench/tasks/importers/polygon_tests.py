@@ -26,6 +26,7 @@ its time rejects the package with the test's number and the command.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import shlex
 import shutil
@@ -175,7 +176,8 @@ class PolygonTests:
             try:
                 return str(compile_program(folder / source.name))
             except TaskError as e:
-                errors.append(str(e).replace(str(folder / source.name), str(source.relative_to(self.root))))
+                where = str(source.relative_to(self.root).parent) + "/"  # the package's path, not the scratch copy's
+                errors.append(re.sub(r"\S*/src-[^/\s]+/", lambda _: where, str(e)))
         raise PackageError(f"{what} {source.relative_to(self.root)} does not compile: {errors[-1][-1500:]}")
 
     def _run(self, argv: list[str], cwd: Path, stdin: bytes, what: str, timeout_s: float) -> bytes:
@@ -231,12 +233,29 @@ class PolygonTests:
         return self._write(f"ans-{i}", data)
 
     def _main_argv(self) -> list[str]:
+        """The program that writes answers: the solution tagged ``main``, or where it does not
+        build here (a Windows-only source) the first ``accepted`` one that does, with a warning."""
         if self._main is None:
-            sol = next((s for s in self.xml.findall("assets/solutions/solution") if s.get("tag") == "main"), None)
-            src = sol.find("source") if sol is not None else None
-            if src is None or not src.get("path"):
-                raise PackageError("answers are missing and no solution is tagged main to write them")
-            self._main = self._argv(self.root / str(src.get("path")), str(src.get("type") or ""), "main solution")
+            sols = self.xml.findall("assets/solutions/solution")
+            candidates = [s for s in sols if s.get("tag") == "main"] + [s for s in sols if s.get("tag") == "accepted"]
+            errors: list[str] = []
+            for sol in candidates:
+                src = sol.find("source")
+                if src is None or not src.get("path"):
+                    continue
+                try:
+                    self._main = self._argv(self.root / str(src.get("path")), str(src.get("type") or ""),
+                                            f"{sol.get('tag')} solution")
+                except (PackageError, Unsupported) as e:
+                    errors.append(str(e))
+                    continue
+                if errors:
+                    self.log.warn(self.task_id, f"answers written by {src.get('path')} (accepted): the main solution "
+                                                f"cannot: {errors[0][:300]}")
+                break
+            if self._main is None:
+                raise PackageError("answers are missing and no solution tagged main (or accepted) can write them"
+                                   + (f": {errors[0]}" if errors else ""))
         return self._main
 
     def _interact(self, i: int, src_in: Path) -> bytes:
