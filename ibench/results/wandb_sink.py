@@ -149,10 +149,10 @@ class WandbSink:
                 "failure_composition": wandb.plot.bar(comp, "label", "fraction",
                                                       title=f"Failure composition — {summary.model}"),
             }
-            if summary.cost:  # what the run spent (ibench.results.cost); the cost/... summary keys hold it too
+            if summary.cost:  # what the run spent (ibench.results.cost): the cost/... summary keys, and this table
                 from ibench.results.cost import TOTALS
 
-                payload["cost"] = wandb.Table(
+                payload["cost_table"] = wandb.Table(
                     columns=["figure", "total", "per_sample", "per_solved_task"],
                     data=[[k, summary.cost.get(k), summary.cost.get(f"{k}/sample"), summary.cost.get(f"{k}/solved_task")]
                           for k in TOTALS if summary.cost.get(k) is not None])

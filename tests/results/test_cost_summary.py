@@ -97,3 +97,31 @@ def test_the_launch_reads_it_from_the_open_store_by_its_keys(tmp_path):
         other = cost_of_store(store, "another-gen-key", meta["judge_key"], ("priced",), {})
     assert cost == cost_of_log(log, {"priced": {"prompt_per_mtok": 1.0, "completion_per_mtok": 4.0}})
     assert other["samples"] == 0 and other["judge_cpu_s"] is None  # another configuration's rows are not its own
+
+
+def test_wandb_gets_the_cost_keys_and_a_table_of_its_own(tmp_path, monkeypatch, caplog):
+    import glob
+    import time
+
+    from ibench.results.report import per_task_rows
+    from ibench.results.wandb_sink import WandbSink, read_offline_run
+
+    monkeypatch.setenv("WANDB_SILENT", "true")
+    log = load(_run(tmp_path))
+    summary = log.run_summary
+    summary.cost = cost_of_log(log, {})
+    sink = WandbSink(mode="offline", dir=tmp_path / "wb", name="cost-test")
+    sink.start()
+    assert sink.run is not None
+    sink.summary(summary, per_task_rows(summary))
+    sink.finish(0, status="finished")
+    (run,) = glob.glob(str(tmp_path / "wb" / "wandb" / "offline-run-*"))
+    for _ in range(100):  # the run file is written by W&B's own process
+        got = read_offline_run(run)["summary"]
+        if "ibench/status" in got:
+            break
+        time.sleep(0.1)
+    assert got["cost/completion_tokens/sample"] == 2000 and got["cost/solved_tasks"] == 1
+    assert got["cost_table/nrows"] == len(cost_lines(summary.cost)) and got["cost_table/ncols"] == 4
+    assert not any(k.startswith("cost/_") for k in got)  # the table's own record stays out of cost/...
+    assert "wandb summary failed" not in caplog.text
