@@ -1,6 +1,14 @@
-"""The shape of the package, checked: no import circle among ibench's modules (imports at module
-level; one made inside a function is deliberate and lazy), and no module so big that it holds
-more than one job (issue 18: none over 600 lines)."""
+"""The shape of the package, checked: no import circle among ibench's modules, counting every
+import a module makes (at module level, and inside its functions: a lazy import is still a
+dependency, and a circle through one is a circle; only ``if TYPE_CHECKING:`` blocks, which never
+run, are left out), and no module so big that it holds more than one job (issue 18: none over
+600 lines).
+
+Issue 34: counted so, the package had 5 circles (``spec`` <-> ``judge.executors``/``judge.settings``;
+``keys`` <-> ``generate.prompt`` <-> ``generate.feedback`` (with ``config`` and ``results.sweeps``);
+``results.runs`` <-> ``results.viewer``; ``launch`` <-> ``preflight`` <-> ``resume``; the judge's
+graders and validators); 4 are broken. ``KNOWN_CIRCLES`` names the one left, with its owner: any
+other circle fails, and so does a known one that is gone (the list only shrinks)."""
 
 from __future__ import annotations
 
@@ -23,8 +31,16 @@ def modules() -> dict[str, Path]:
     return {module_name(p): p for p in PKG.rglob("*.py") if ".mypy_cache" not in p.parts}
 
 
-def top_level_imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The ibench modules ``name`` imports when it is imported (not what its functions import)."""
+def _type_checking_only(node: ast.AST) -> bool:
+    test = getattr(node, "test", None)
+    return isinstance(node, ast.If) and (
+        (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING")
+        or (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"))
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The ibench modules ``name`` imports: at module level and inside its functions and classes
+    (not in ``if TYPE_CHECKING:`` blocks)."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -34,24 +50,31 @@ def top_level_imports(name: str, path: Path, known: set[str]) -> set[str]:
             mod = mod.rpartition(".")[0]
         return mod or None
 
-    for node in tree.body:
-        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
-            continue
-        stmts = [node] + (list(ast.walk(node)) if isinstance(node, (ast.Try, ast.If, ast.With)) else [])
-        for stmt in stmts:
-            if isinstance(stmt, ast.Import):
-                targets = [a.name for a in stmt.names]
-            elif isinstance(stmt, ast.ImportFrom):
-                base = stmt.module or ""
-                if stmt.level:
-                    anchor = package.split(".")[: len(package.split(".")) - stmt.level + 1]
+    def walk(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if _type_checking_only(child):
+                walk_else(child)
+                continue
+            if isinstance(child, ast.Import):
+                targets = [a.name for a in child.names]
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    anchor = package.split(".")[: len(package.split(".")) - child.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
-                targets = [f"{base}.{a.name}" for a in stmt.names] + [base]
+                targets = [f"{base}.{a.name}" for a in child.names] + [base]
             else:
+                walk(child)
                 continue
             for t in targets:
                 if t.startswith("ibench") and (r := resolve(t)) and r != name:
                     found.add(r)
+
+    def walk_else(node: ast.If) -> None:  # `if TYPE_CHECKING: ... else: <runs>`
+        for stmt in node.orelse:
+            walk(ast.Module(body=[stmt], type_ignores=[]))
+
+    walk(tree)
     return found
 
 
@@ -97,7 +120,7 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in mods.items():
         # a package's __init__ is imported before any of its modules: an edge from a module to
         # its own package is no circle of the code's making
-        graph[name] = {m for m in top_level_imports(name, path, known) if not name.startswith(m + ".")}
+        graph[name] = {m for m in imports_of(name, path, known) if not name.startswith(m + ".")}
     return graph
 
 
@@ -113,8 +136,30 @@ def test_the_graph_sees_relative_and_absolute_imports():
     assert len(graph) > 50
 
 
+def test_the_graph_counts_imports_inside_functions_but_not_type_checking_blocks(tmp_path):
+    pkg = tmp_path / "ibench"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ibench import c\n"
+                              "def f():\n    from ibench.b import g\n    return g\n")
+    known = {"ibench.a", "ibench.b", "ibench.c"}
+    assert imports_of("ibench.a", pkg / "a.py", known) == {"ibench.b"}
+
+
+# Circles not broken yet, each with the work that owns it; any other circle fails the test.
+KNOWN_CIRCLES: list[list[str]] = [
+    # the judge's graders and validators (ibench/judge, its own work): batch imports interactive's
+    # limits and validator's output check; interactive asks batch for run_checker, validator asks
+    # judge for ToolError and batch for its address-space cap
+    ["ibench.judge.batch", "ibench.judge.interactive", "ibench.judge.judge", "ibench.judge.validator"],
+]
+
+
 def test_no_import_circle_among_ibench_modules():
-    assert cycles(import_graph()) == []
+    found = cycles(import_graph())
+    new = [c for c in found if c not in KNOWN_CIRCLES]
+    gone = [c for c in KNOWN_CIRCLES if c not in found]
+    assert new == [], f"import circles (imports inside functions count): {new}"
+    assert gone == [], f"circles broken since: take them off KNOWN_CIRCLES: {gone}"
 
 
 def test_no_module_over_600_lines():

@@ -32,12 +32,14 @@ reuses samples made with the old.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
 
-from ibench.run.spec import Variant
+from ibench.roles import Keyed, keyed_dict, left_out_of, short_hash
 from ibench.tasks.model import Task, TaskKind
+from ibench.variants import Variant
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
 # 2: the policy (issue 21): the judge's message and hidden-input-derived tails left out by default.
@@ -115,9 +117,9 @@ class FeedbackSettings:
         return out
 
     def fingerprint(self) -> str:
-        from ibench.run.keys import feedback_key
-
-        return feedback_key(self)
+        """The feedback turn's wording and policy (part of every later round's sample keys), by
+        its rule (:func:`key_rule`)."""
+        return short_hash([FORMAT_VERSION, keyed_dict(self, key_rule())], 12, ascii_only=True)
 
     # -- the feedback turn ------------------------------------------------------------------------
     def render(self, task: Task, language: str, verdict: str, result: dict[str, Any], round_: int) -> str:
@@ -259,3 +261,12 @@ def _kb_to_mb(v: Any) -> str:
         return f"{float(v) / 1024:.1f}"
     except (TypeError, ValueError):
         return "?"
+
+
+@functools.cache
+def key_rule() -> Keyed:
+    """How the feedback settings enter a refinement round's keys (:class:`ibench.roles.Keyed`); what
+    they leave out is derived from their fields' roles."""
+    return Keyed(base=("template", "message_chars", "tail_chars", "max_chars", "judge_message", "judge_replies",
+                       "program_output", "program_stderr", "tails_from_hidden_input", "variant"),
+                 left_out=left_out_of(FeedbackSettings))

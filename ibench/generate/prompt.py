@@ -25,6 +25,7 @@ sentence). Few-shot examples then come from the known solutions of the same vari
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -32,8 +33,9 @@ from typing import Iterable, Optional
 
 from ibench import languages
 from ibench.generate.rephrase import DEFAULT_INSTRUCTION as REPHRASE_INSTRUCTION
-from ibench.run.spec import Variant
+from ibench.roles import Keyed, keyed, left_out_of, short_hash
 from ibench.tasks.model import Task, TaskKind
+from ibench.variants import Variant
 
 
 @dataclass(frozen=True)
@@ -71,12 +73,15 @@ class Example:
     variant: str = "interactive"  # the known solutions it was drawn from
 
     def digest(self) -> str:
-        from ibench.run.keys import example_key
-
-        return example_key(self)
+        """Its key (recorded with its samples; the prompt's per-task part)."""
+        base, extra = keyed(self, EXAMPLE_RULE)
+        return short_hash(base + list(extra.values()), 16, ascii_only=True)
 
     def record(self) -> dict:
         return {"task_id": self.task_id, "solution": self.solution, "digest": self.digest()}
+
+
+EXAMPLE_RULE = Keyed(base=("task_id", "solution", "statement", "code"), left_out=("task",))  # not a settings record
 
 
 class PromptError(ValueError):
@@ -178,7 +183,7 @@ class PromptTemplate:
         return out
 
     def _rephrase_problems(self) -> list[str]:
-        from ibench.run.config import CONF_DIR
+        from ibench.paths import CONF_DIR
 
         out = []
         if not self.rephrase_instruction.strip():
@@ -252,10 +257,9 @@ class PromptTemplate:
         return fp
 
     def fingerprint(self) -> str:
-        """A short hash of the wording (part of the gen key; :func:`ibench.run.keys.prompt_key`)."""
-        from ibench.run.keys import prompt_key
-
-        return prompt_key(self)
+        """A short hash of the wording (part of the gen key), by the prompt's rule (:func:`key_rule`)."""
+        base, extra = keyed(self, key_rule())
+        return short_hash(base + [extra] if extra else base, 12, ascii_only=False)
 
 
 def hidden_example(task: Task, limit: int = HIDDEN_EXAMPLE_BYTES) -> str:
@@ -328,3 +332,14 @@ def _fill(template: str, values: dict) -> str:
     # that text inserted (a statement with "{n}" in it) is never substituted again.
     return re.sub(r"\{(\w+)\}", lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
                   template)
+
+
+@functools.cache
+def key_rule() -> Keyed:
+    """How a prompt enters the gen key (:class:`ibench.roles.Keyed`): its wording always, the
+    examples and the variant's wording when off their defaults; what it leaves out is derived from
+    its fields' roles (the name is a label; the pool's folder enters through each task's example)."""
+    return Keyed(base=("system", "interactive", "batch"), left_out=left_out_of(PromptTemplate),
+                 groups={"examples": ("examples", "example_answer", "example_ids"),
+                         "variant": ("variant", "interactive_upfront")},
+                 constants={"variant": (HIDDEN_EXAMPLE_BYTES, GENERIC_HIDDEN_FORMAT)})

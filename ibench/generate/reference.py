@@ -11,12 +11,14 @@ without a model and refine@k is predicted by the labels too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import time
 from typing import Iterable, Iterator
 
 from ibench.languages import LANGUAGES
+from ibench.roles import Keyed, keyed_dict, left_out_of
 from ibench.tasks.model import KnownSolution, Task
 
 from .base import Backend, Completion, GenerationRequest
@@ -87,6 +89,13 @@ class ReferenceBackend(Backend):
                 )
 
     def identity(self) -> dict:
-        from ibench.run.keys import reference_identity
+        return {**super().identity(), **keyed_dict(self, key_rule())}
 
-        return {**super().identity(), **reference_identity(self)}
+
+@functools.cache
+def key_rule() -> Keyed:
+    """The reference model's own part of its identity: what it replays (its config's fields'
+    roles say what is left out, :class:`ibench.generate.configs.ReferenceModelConfig`)."""
+    from .configs import ReferenceModelConfig
+
+    return Keyed(base=("language", "repeat_to_n"), left_out=left_out_of(ReferenceModelConfig))

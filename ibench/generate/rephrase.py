@@ -248,19 +248,6 @@ def read_record(run_dir: str | Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def compose_model(name: str, overrides: Sequence[str] = ()) -> dict[str, Any]:
-    """The model config ``conf/model/<name>.yaml`` (with ``key=value`` overrides of it) as a
-    plain dict, composed as the launch composes ``model=<name>`` (:func:`ibench.run.config.compose`)."""
-    from omegaconf import OmegaConf
-
-    from ibench.run.config import compose
-
-    ov = [f"model={name}", *(o if o.lstrip("+~").startswith("model.") else f"model.{o}" for o in overrides)]
-    model = OmegaConf.to_container(compose(ov).model, resolve=True)
-    assert isinstance(model, dict)
-    return {str(k): v for k, v in model.items()}
-
-
 def cache_dir() -> Path:
     """Where rephrasings are cached: ``$IBENCH_REPHRASE_CACHE``, else ``rephrase/`` in ibench's
     cache (``$IBENCH_CACHE`` or ``~/.cache/ibench``, as the judge's)."""
@@ -271,19 +258,21 @@ def cache_dir() -> Path:
 
 
 def prepare(prompt: Any, sampling: SamplingSettings, backend: Backend, tasks: Sequence[Task], run_dir: str | Path,
-            cache_dir: str | Path, setup_own: Callable[[], None]) -> dict[str, Rephrased]:
+            cache_dir: str | Path, setup_own: Callable[[], None],
+            build_model: Callable[[str, Sequence[str]], Backend] | None = None) -> dict[str, Rephrased]:
     """The run's rephrasing stage (``prompt.rephrase=true``), before it plans: each statement from
     the run's own ``rephrased.json`` (a resume), else the cache, else asked of the rephrasing
     model — the run's own ``backend`` (``setup_own`` sets it up, once, only if asked) or the one
-    ``prompt.rephrase_model`` names (built, set up, closed here). Binds them to ``prompt``
+    ``prompt.rephrase_model`` names (``build_model(name, prompt.rephrase_with)`` builds it, the
+    run's :func:`ibench.run.config.build_model`; set up and closed here). Binds them to ``prompt``
     (:meth:`~ibench.generate.prompt.PromptTemplate.bind_rephrased`), writes ``rephrased.json``
     and returns them; {} when the run does not rephrase."""
     if not prompt.rephrase:
         return {}
     instruction = prompt.rephrase_instruction
-    from ibench.generate.backends import build_backend
-
-    other = build_backend(compose_model(prompt.rephrase_model, prompt.rephrase_with)) if prompt.rephrase_model else None
+    if prompt.rephrase_model and build_model is None:
+        raise RephraseError(f"prompt.rephrase_model={prompt.rephrase_model}: no way to build it was given")
+    other = build_model(prompt.rephrase_model, prompt.rephrase_with) if prompt.rephrase_model and build_model else None
     rephraser = other or backend
     why = cannot_rephrase(rephraser)
     if why:

@@ -14,7 +14,7 @@ import sys
 
 from pathlib import Path
 
-from ..run.spec import VARIANTS
+from ..variants import VARIANTS
 from .diagnostics import first_error_line, first_errors
 from .executors import EXECUTORS, executor_class, language_of
 from .judge import Judge

@@ -10,7 +10,7 @@ import struct
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..run.spec import Variant
+from ..variants import Variant
 from ..tasks.model import Case, Task
 from .executors.base import Program
 from .outcome import CaseResult

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ibench.run.spec import VARIANTS  # judge.variant / bench.variant: the values of ibench.run.spec.Variant
+from ibench.variants import VARIANTS  # judge.variant / bench.variant: the values of ibench.variants.Variant
 
 
 @dataclass

@@ -1,5 +1,5 @@
 import sys
 
-from ibench.results.runs import main
+from ibench.results.cli import main
 
 sys.exit(main())

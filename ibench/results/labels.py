@@ -49,7 +49,7 @@ def labelled(overrides: Iterable[str]) -> dict[str, str]:
     """The overrides a label may show: key (``+``/``~`` dropped) -> normalised value, only the
     measured (and extent) settings, never an endpoint or credential."""
     from ibench.run.config import role_of_key
-    from ibench.run.keys import EXECUTION
+    from ibench.roles import EXECUTION
 
     out: dict[str, str] = {}
     roles = _roles()

@@ -9,7 +9,7 @@ from collections import Counter, defaultdict
 from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from ibench.results.study_runs import StudyError, StudyRun, by_model, names, release_year
-from ibench.run.spec import Variant
+from ibench.variants import Variant
 
 
 def time_splits(tasks: Iterable[tuple[Any, float | None]], years: Sequence[int] | None = None) -> list[dict[str, Any]]:

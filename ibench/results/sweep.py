@@ -103,7 +103,7 @@ def swept_key(runs: Sequence[SweepRun], param: str | None = None) -> str | None:
         common = [k for k in dict.fromkeys(recorded) if all(k in r.swept for r in runs if r.swept)]
         return (common or recorded)[0]
     from ibench.run.config import role_of_key, setting_roles
-    from ibench.run.keys import MEASURED
+    from ibench.roles import MEASURED
 
     roles = setting_roles()
     keys = set().union(*(r.config for r in runs)) if runs else set()

@@ -18,9 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 SWEEP_FILE = "sweep.json"
-SWEEP_ID_ENV = "IBENCH_SWEEP_ID"  # set by ibench.launch.cli for a multirun; conf/config.yaml's hydra.sweep.dir
 FILE_VERSION = 1
-_FALLBACK: list[str] = []  # a multirun Hydra started without ibench.launch.cli: one id for the process
 
 
 def sweep_id(swept: Sequence[str], overrides: Iterable[str]) -> str:
@@ -35,16 +33,6 @@ def sweep_id(swept: Sequence[str], overrides: Iterable[str]) -> str:
                       and not k.startswith(("hydra.", "hydra/")))
     names = "+".join(k.rsplit(".", 1)[-1] for k in swept) or "sweep"
     return f"{safe_name(names, 48)}-{digest(chr(10).join(measured))}"
-
-
-def current_id() -> str:
-    """The running sweep's id (the resolver ``${ibench.sweep_id:}``)."""
-    got = os.environ.get(SWEEP_ID_ENV)
-    if got:
-        return got
-    if not _FALLBACK:
-        _FALLBACK.append(time.strftime("sweep-%Y%m%d-%H%M%S"))
-    return _FALLBACK[0]
 
 
 def swept_keys_env() -> list[str]:
@@ -86,7 +74,9 @@ def record_of(run_dir: Path, levels: int = 4) -> dict[str, Any] | None:
 def ensure_for_job(sweep_dir: Path) -> None:
     """Each job of a multirun: its sweep's record exists (a job started where the command's
     check did not write it, e.g. on a Slurm node)."""
+    from ibench.run.config import current_sweep_id
+
     try:
-        write_record(sweep_dir, current_id(), swept_keys_env(), None)
+        write_record(sweep_dir, current_sweep_id(), swept_keys_env(), None)
     except OSError:
         pass

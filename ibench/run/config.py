@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Optional
 
 from hydra.core.config_store import ConfigStore
@@ -22,10 +22,9 @@ from ibench.generate.base import SamplingSettings
 from ibench.generate.feedback import FeedbackSettings
 from ibench.generate.prompt import PromptTemplate
 from ibench.judge.settings import JudgeSettings
-from ibench.run.keys import EXECUTION, EXTENT, LABEL, MEASURED, mark_of, role
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-CONF_DIR = REPO_ROOT / "conf"
+from ibench.generate.configs import ModelConfig, OpenAIModelConfig, ReferenceModelConfig, VLLMModelConfig
+from ibench.paths import CONF_DIR, REPO_ROOT  # the repository's own folders, named once
+from ibench.roles import EXECUTION, EXTENT, LABEL, MEASURED, mark_of, role
 
 
 def _root() -> str:
@@ -150,80 +149,30 @@ def legacy_run_leaf(overrides: Any, exclude: Any = ()) -> str:
     return leaf
 
 
-def _sweep_id() -> str:
-    from ibench.results.sweeps import current_id
+SWEEP_ID_ENV = "IBENCH_SWEEP_ID"  # set by ibench.launch.cli for a multirun; conf/config.yaml's hydra.sweep.dir
+_FALLBACK: list[str] = []  # a multirun Hydra started without ibench.launch.cli: one id for the process
 
-    return current_id()
+
+def current_sweep_id() -> str:
+    """The running sweep's id (the resolver ``${ibench.sweep_id:}``; its record:
+    :mod:`ibench.results.sweeps`)."""
+    got = os.environ.get(SWEEP_ID_ENV)
+    if got:
+        return got
+    if not _FALLBACK:
+        _FALLBACK.append(time.strftime("sweep-%Y%m%d-%H%M%S"))
+    return _FALLBACK[0]
 
 
 if not OmegaConf.has_resolver("ibench.sweep_id"):
-    OmegaConf.register_new_resolver("ibench.sweep_id", _sweep_id)
+    OmegaConf.register_new_resolver("ibench.sweep_id", current_sweep_id)
 if not OmegaConf.has_resolver("ibench.safe"):
     OmegaConf.register_new_resolver("ibench.safe", safe_name)
 if not OmegaConf.has_resolver("ibench.run_leaf"):
     OmegaConf.register_new_resolver("ibench.run_leaf", run_leaf)
 
 
-# -- model/ ----------------------------------------------------------------------------------------
-@dataclass
-class ModelConfig:
-    _target_: str = role(MEASURED, MISSING)
-    name: str = role(LABEL, MISSING)  # display name; W&B group; part of the resume key
-    reasoning: bool = role(LABEL, False)  # table grouping: reasoning vs non-reasoning configurations
-
-
-@dataclass
-class ReferenceModelConfig(ModelConfig):
-    _target_: str = role(MEASURED, "ibench.generate.reference.ReferenceBackend")
-    name: str = role(LABEL, "reference")
-    language: str = role(MEASURED, "${bench.language}")
-    repeat_to_n: bool = role(MEASURED, False)  # True: cycle the known solutions up to sampling.n samples
-    variant: str = role(MEASURED, "${bench.variant}")  # replays the known solutions of this variant
-
-
-@dataclass
-class OpenAIModelConfig(ModelConfig):
-    _target_: str = role(MEASURED, "ibench.generate.openai_backend.OpenAIBackend")
-    model: str = role(MEASURED, MISSING)  # the model id the endpoint expects
-    base_url: str = role(EXECUTION, "http://localhost:8000/v1")
-    api_key_env: Optional[str] = role(EXECUTION, "OPENAI_API_KEY")  # name of the environment variable holding the key
-    max_concurrency: int = role(EXECUTION, 16)
-    max_retries: int = role(EXECUTION, 6)
-    timeout_s: float = role(EXECUTION, 1800.0)
-    backoff_base_s: float = role(EXECUTION, 1.0)
-    backoff_max_s: float = role(EXECUTION, 60.0)
-    max_tokens_field: str = role(MEASURED, "max_tokens")
-    budget_field: Optional[str] = role(MEASURED, None)
-    send_seed: bool = role(MEASURED, True)
-    extra_body: dict[str, Any] = role(MEASURED, factory=dict)
-    headers: dict[str, str] = role(EXECUTION, factory=dict)
-    reasoning_format: str = role(MEASURED, "think")
-    preflight: bool = role(EXECUTION, True)  # one small request before the run starts (false: skip it)
-
-
-@dataclass
-class VLLMModelConfig(ModelConfig):
-    _target_: str = role(MEASURED, "ibench.generate.vllm_backend.VLLMBackend")
-    model: str = role(MEASURED, MISSING)  # Hugging Face id or local path of the weights
-    tensor_parallel_size: int = role(MEASURED, 1)  # GPUs per pipeline stage, within one node
-    pipeline_parallel_size: int = role(MEASURED, 1)  # stages per replica, across nodes (a replica = TP x PP GPUs)
-    replicas: int = role(EXECUTION, 1)
-    enable_thinking: Optional[bool] = role(MEASURED, None)
-    chat_template_kwargs: dict[str, Any] = role(MEASURED, factory=dict)
-    engine_kwargs: dict[str, Any] = role(MEASURED, factory=dict)
-    reasoning_format: str = role(MEASURED, "think")  # think | harmony | none
-    tasks_per_call: int = role(EXECUTION, 8)
-    calls_in_flight: int = role(EXECUTION, 2)
-    gpus_per_bundle: float = role(EXECUTION, 1.0)
-    cpus_per_bundle: float = role(EXECUTION, 1.0)
-    budget_mode: str = role(MEASURED, "auto")  # auto | native | stop
-    think_close: str = role(MEASURED, "</think>")
-    engine_module: str = role(MEASURED, "vllm")
-    placement_timeout_s: float = role(EXECUTION, 1800.0)
-    max_restarts: int = role(EXECUTION, 1)
-    max_task_retries: int = role(EXECUTION, 2)
-
-
+# -- model/: the model configs' schemas are the backends' own (ibench.generate.configs) ------------
 # -- bench/, wandb/, cluster/, paths, pipeline, metrics -----------------------------------------------
 @dataclass
 class BenchConfig:
@@ -430,3 +379,18 @@ def compose(overrides: Any = ()) -> Any:
         return hydra_compose("config", overrides=list(overrides))
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return hydra_compose("config", overrides=list(overrides))
+
+
+def compose_model(name: str, overrides: Any = ()) -> dict[str, Any]:
+    """The model config ``conf/model/<name>.yaml`` (with ``key=value`` overrides of it, ``model.``
+    optional) as a plain dict, composed as the launch composes ``model=<name>``."""
+    ov = [f"model={name}", *(o if o.lstrip("+~").startswith("model.") else f"model.{o}" for o in overrides)]
+    return as_dict(compose(ov).model)
+
+
+def build_model(name: str, overrides: Any = ()) -> Any:
+    """The backend of the model config ``name`` with ``overrides`` (a second model a run asks,
+    e.g. ``prompt.rephrase_model``)."""
+    from ibench.generate.backends import build_backend
+
+    return build_backend(compose_model(name, overrides))

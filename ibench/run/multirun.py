@@ -11,7 +11,7 @@ from typing import Any
 from omegaconf import OmegaConf
 
 from ibench.run.check import remote, swept_keys
-from ibench.run.config import SWEEP_KEYS_ENV, as_dict
+from ibench.run.config import SWEEP_ID_ENV, SWEEP_KEYS_ENV, as_dict
 
 
 def shared_ray(configs: list[Any]) -> Any:
@@ -38,7 +38,7 @@ def begin(overrides: list[str], configs: list[Any]) -> Any:
 
     swept = swept_keys(overrides)
     os.environ[SWEEP_KEYS_ENV] = ",".join(swept)  # the swept keys name each job's folder
-    os.environ[sweeps.SWEEP_ID_ENV] = sid = sweeps.sweep_id(swept, overrides)  # the sweep's own folder
+    os.environ[SWEEP_ID_ENV] = sid = sweeps.sweep_id(swept, overrides)  # the sweep's own folder
     if configs and configs[0] is not None:
         sweeps.write_record(Path(str(configs[0].paths.output_dir)) / "sweeps" / sid, sid, swept, overrides)
     return None if remote(overrides) else shared_ray(configs)

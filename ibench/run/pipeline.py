@@ -112,9 +112,10 @@ class Pipeline:
         the run's ``rephrased.json``, the cache, else the rephrasing model) and bound to the prompt
         before round 1 is planned — the rephrased texts are part of the tasks' sample keys."""
         from ibench.generate.rephrase import cache_dir, prepare
+        from ibench.run.config import build_model
 
         done = prepare(self.spec.prompt, self.spec.sampling, self.backend, self.tasks, self.run_dir, cache_dir(),
-                       self.setup_backend)
+                       self.setup_backend, build_model=build_model)
         by = sorted({r.rephrased_by for r in done.values()})
         log.info("rephrased statements: %d task(s) by %s, %d from the cache or the run's rephrased.json",
                  len(done), ", ".join(by), sum(r.cached for r in done.values()))

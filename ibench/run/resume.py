@@ -13,7 +13,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from ibench.run.config import GROUP_SCHEMAS, resume_allowed_keys, setting_roles
-from ibench.run.keys import EXECUTION
+from ibench.roles import EXECUTION
 from ibench.run.overrides import CommandLine, config_node, first_lines
 from ibench.run.preflight import ConfigError
 

@@ -22,7 +22,7 @@ class NoTasks(ValueError):
 def select_tasks(spec: "RunSpec") -> list["Task"]:
     """The selected tasks; :class:`~ibench.tasks.errors.TaskError` for a broken one,
     :class:`NoTasks` when none is left."""
-    from ibench.run.spec import Variant
+    from ibench.variants import Variant
     from ibench.tasks.load import load_tasks
 
     sel = spec.tasks

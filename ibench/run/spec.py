@@ -13,11 +13,11 @@ value, so their own checks never see a bad one (and never repeat the message).
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ibench.tasks.model import CATEGORIES, DIFFICULTIES
+from ibench.variants import Variant
 
 if TYPE_CHECKING:
     from omegaconf import DictConfig
@@ -28,19 +28,6 @@ if TYPE_CHECKING:
     from ibench.judge.settings import JudgeSettings
 
 SPEC_VERSION = 1  # the record's layout; the keys' own version is ibench.run.keys.KEY_VERSION
-
-
-class Variant(str, enum.Enum):
-    """The tasks as stated, or InteractBench C.1's batch variant (a stdio-interactive task's
-    hidden case first on the solver's stdin)."""
-
-    INTERACTIVE = "interactive"
-    BATCH = "batch"
-
-
-# The variant's allowed values as the config spells them (bench.variant, judge.variant,
-# expected.json "variant"): defined by :class:`Variant` alone, listed here for checks and choices.
-VARIANTS: tuple[str, ...] = tuple(v.value for v in Variant)
 
 
 @dataclass(frozen=True)
@@ -163,12 +150,12 @@ class RunSpec:
         interpolates it: the reference model replays that language's solutions)."""
         from omegaconf import OmegaConf
 
-        from ibench.judge.executors import executor_class
+        from ibench.languages import lookup
 
         b = cfg.bench
         problems: list[Problem] = []
         try:  # one spelling from here on: prompts, code extraction and the reference model key on it
-            cfg.bench.language = executor_class(b.language).language
+            cfg.bench.language = lookup(str(b.language)).name
         except ValueError as e:
             problems.append(Problem("bench.language", str(e)))
         try:

@@ -114,7 +114,7 @@ def test_reference_refinement_follows_the_labels_and_extends_on_resume(ray_sessi
 
     # The study report: Table 11's shape from the run, and Table 10's row once a plain run of the
     # same samples exists (refine_rounds=1 on a copy: every first attempt reused, nothing generated).
-    from ibench.results.runs import main
+    from ibench.results.cli import main
 
     plain = tmp_path / "plain"
     shutil.copytree(run_dir, plain)

@@ -18,8 +18,9 @@ import pytest
 
 from ibench.generate.base import Backend, Completion, SamplingSettings
 from ibench.generate.prompt import PromptTemplate
-from ibench.generate.rephrase import (RECORD_FILE, RephraseError, clean, compose_model, prepare, read_record,
+from ibench.generate.rephrase import (RECORD_FILE, RephraseError, clean, prepare, read_record,
                                       rephrase_tasks)
+from ibench.run.config import compose_model
 
 REPO = Path(__file__).resolve().parents[2]
 TASK = "guess-the-number"
@@ -186,7 +187,8 @@ def test_a_few_shot_example_keeps_its_own_statement():
 
 
 def test_the_default_prompt_key_is_unchanged_and_rephrase_is_measured():
-    from ibench.run.keys import MEASURED, left_out_of, mark_of, prompt_key
+    from ibench.roles import MEASURED, left_out_of, mark_of
+    from ibench.run.keys import prompt_key
 
     assert prompt_key(PromptTemplate()) == prompt_key(PromptTemplate(rephrase=False, rephrase_with=[]))
     assert prompt_key(PromptTemplate(rephrase=True)) != prompt_key(PromptTemplate())

@@ -258,7 +258,8 @@ def test_compare_labels_by_what_differs_and_fits_80_columns(tmp_path):
 
     from rich.console import Console
 
-    from ibench.results.runs import compare, main
+    from ibench.results.cli import main
+    from ibench.results.runs import compare
 
     url = "model.base_url=http://very-long-host.example.com:8000/v1%3Fx%3Dy"
     a = _fake_run(tmp_path, "a", "zero_shot", 5, [url, "sampling.n=5", "bench.ids=[task-a,task-b]"])

@@ -332,7 +332,8 @@ def test_results_load_whatever_the_folder_is_called(two_runs):
 
 
 def test_report_show_compare_sample(two_runs, tmp_path):
-    from ibench.results.runs import compare, main, sample, show
+    from ibench.results.cli import main
+    from ibench.results.runs import compare, sample, show
     from ibench.results import load
 
     (first, second), _ = two_runs

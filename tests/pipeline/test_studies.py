@@ -245,7 +245,7 @@ def test_bad_release_date_is_named(tasks_dir, tmp_path):
 
 # -- the study report -----------------------------------------------------------------------------------
 def test_study_report_from_the_runs(runs, tmp_path):
-    from ibench.results.runs import main
+    from ibench.results.cli import main
 
     out = tmp_path / "study"
     dirs = [str(d) for d, _, _ in runs.values()]

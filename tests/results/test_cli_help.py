@@ -24,7 +24,7 @@ def test_the_top_help_lists_every_command_and_every_analysis():
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_each_command_answers_its_own_help(command):
-    from ibench.results.runs import main
+    from ibench.results.cli import main
 
     with pytest.raises(SystemExit) as e:
         main([command, "-h"])

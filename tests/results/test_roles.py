@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from omegaconf import OmegaConf
 
+from ibench import roles as marks
+from ibench.roles import EXECUTION, EXTENT, MARKS_ELSEWHERE, MEASURED, ROLES, UnmarkedField, mark_of
 from ibench.run import config, keys
-from ibench.run.keys import EXECUTION, MARKS_ELSEWHERE, MEASURED, ROLES, UnmarkedField, mark_of
 
 
 def _schemas() -> list[tuple[str, type]]:
@@ -57,7 +58,7 @@ def test_every_schema_in_the_config_store_is_walked():
 def test_an_unmarked_field_fails():
     @dataclasses.dataclass
     class NewSettings:
-        marked: int = keys.role(MEASURED, 1)
+        marked: int = marks.role(MEASURED, 1)
         forgotten: int = 2
 
     assert mark_of(NewSettings, "marked") == (MEASURED, True)
@@ -65,7 +66,7 @@ def test_an_unmarked_field_fails():
         mark_of(NewSettings, "forgotten", strict=True)
     assert mark_of(NewSettings, "forgotten") == (MEASURED, True)  # a launch meanwhile: the safe side
     with pytest.raises(ValueError):
-        keys.role("sometimes", 1)
+        marks.role("sometimes", 1)
 
 
 def test_key_rules_are_derived_from_the_marks_and_keep_their_history():
@@ -87,7 +88,7 @@ def test_resume_allowed_and_exclude_keys_are_the_execution_settings():
 
     roles = config.setting_roles()
     for key, r in roles.items():
-        assert resume_allowed(key) == (r in (EXECUTION, keys.EXTENT)), key
+        assert resume_allowed(key) == (r in (EXECUTION, EXTENT)), key
         assert (key in config.execution_keys()) == (r == EXECUTION or key in config.CHOICE_IN_PATH), key
     assert "hydra." in RESUME_ALLOWED
     # the two examples: each now both out of the folder name and accepted by a resume

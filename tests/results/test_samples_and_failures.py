@@ -12,7 +12,8 @@ from rich.console import Console
 
 from ibench.results.report import write_files
 from ibench.results.runlog import RunLog
-from ibench.results.runs import main, sample
+from ibench.results.cli import main
+from ibench.results.runs import sample
 from ibench.results.sample_view import list_samples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "runs"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ibench.judge.verdict import Verdict, parse_verdict
 from ibench.languages import BY_EXTENSION
-from ibench.run.spec import VARIANTS, Variant
+from ibench.variants import VARIANTS, Variant
 
 from ..model import KnownSolution, TaskKind
 from .common import Collector, choices, is_number, json_type, read_json
