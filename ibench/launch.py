@@ -32,6 +32,7 @@ def main(cfg: DictConfig) -> float | None:
     from hydra.core.hydra_config import HydraConfig
 
     from ibench.cluster.slurm import NotTheDriver
+    from ibench.generate.rephrase import RephraseError
     from ibench.judge.judge import IsolationError
     from ibench.run.resume import finished
     from ibench.tasks.errors import TaskError
@@ -77,7 +78,7 @@ def main(cfg: DictConfig) -> float | None:
     except RunInterrupted as e:
         print(e.line(), file=sys.stderr, flush=True)
         raise SystemExit(e.exit_code) from None
-    except (ConfigError, TaskError, IsolationError) as e:
+    except (ConfigError, TaskError, IsolationError, RephraseError) as e:  # the run could not start: one line
         print(f"error: {e}", file=sys.stderr)
         raise SystemExit(2) from None
     return summary.overall.pass_at.get(1)  # the sweep objective (e.g. for an Optuna sweeper)
