@@ -38,9 +38,9 @@ def test_every_field_of_every_config_group_is_marked_once():
 
 def test_marks_elsewhere_name_only_existing_fields():
     classes = {cls.__name__: cls for _, cls in _schemas()}
-    for name, marks in MARKS_ELSEWHERE.items():
+    for name, marked in MARKS_ELSEWHERE.items():
         have = {f.name for f in dataclasses.fields(classes[name])}
-        assert set(marks) <= have, f"{name}: marks for fields it does not have: {set(marks) - have}"
+        assert set(marked) <= have, f"{name}: marks for fields it does not have: {set(marked) - have}"
 
 
 def test_every_schema_in_the_config_store_is_walked():
