@@ -71,8 +71,7 @@ def _sampling_rule() -> Keyed:
 # literal list of those names would read as a second list of languages (tests/test_languages.py).
 JUDGE_BASE = tuple("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker cache_dir
                       testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
-                      grace_ms max_processes output_limit_mb tail_bytes interactor_cpu_s interactor_wall_s
-                      interactor_memory_mb
+                      grace_ms max_processes output_limit_mb tail_bytes interactor_cpu_s interactor_memory_mb
                       pin_cpu isolation require_isolation non_adaptive_cases adaptive_cases""".split())
 
 
