@@ -10,7 +10,7 @@ from ..tasks.model import Case, Task
 from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits
 from .executors.base import Program
 from .outcome import CaseResult
-from .sandbox import RunRequest, Sandbox
+from .sandbox import RunReport, RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
 from .validator import judge_batch_output
@@ -187,26 +187,33 @@ class BatchGrader:
         self.settings = settings
         self.sandbox = sandbox
 
-    def run_case(self, task: Task, case: Case, solver: Program, checker: Path | None) -> CaseResult:
-        lim = case_limits(task, self.settings, solver.time_factor)
-        exe, args = solver.command_for(lim.mem_kb)
-        mem_kb = solver.run_memory_kb(lim.mem_kb)  # a runtime's own headroom on top (the JVM)
+    def run_program(self, solver: Program, stdin: Path, cpu_ms: float, mem_kb: int,
+                    wall_ms: int) -> tuple[RunReport, Decision | None, Path, Path]:
+        """``solver`` once in the batch box on ``stdin``: the supervisor's report, the run's own
+        decision (None: it ended cleanly within its limits; the output is not judged here), and
+        the files its stdout and stderr went to. ``run_case`` judges a case through it, and the
+        judge service's SandboxFusion ``/run_code`` runs a program through it (the same box)."""
+        exe, args = solver.command_for(mem_kb)
+        run_kb = solver.run_memory_kb(mem_kb)  # a runtime's own headroom on top (the JVM)
         work = self.sandbox.private_dir()
         out, sstderr = work / "solver.out", work / "solver.stderr"
         r = self.sandbox.run(
             RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(solver.env),
-                       stdin=case.input_path,
-                       stdout=out, cpu_ms=int(lim.cpu_ms), mem_kb=mem_kb, wall_ms=lim.wall_ms,
-                       wall_hard_ms=int(lim.wall_ms * self.settings.wall_hard_factor),
+                       stdin=stdin, stdout=out, cpu_ms=int(cpu_ms), mem_kb=run_kb, wall_ms=wall_ms,
+                       wall_hard_ms=int(wall_ms * self.settings.wall_hard_factor),
                        nproc=self.settings.max_processes + solver.runtime_threads,
                        fsize_kb=self.settings.output_limit_mb * 1024,
                        binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
-                       address_space_kb=solver.address_space_kb(lim.mem_kb)),
+                       address_space_kb=solver.address_space_kb(mem_kb)),
             solver_stderr=sstderr)
         r.solver_stderr_tail = tail(sstderr, self.settings.tail_bytes, r.solver_stderr_bytes)
+        return r, decide_batch_run(r, cpu_limit_ms=cpu_ms, mem_kb=run_kb, wall_ms=wall_ms,
+                                   oom_markers=solver.oom_markers), out, sstderr
+
+    def run_case(self, task: Task, case: Case, solver: Program, checker: Path | None) -> CaseResult:
+        lim = case_limits(task, self.settings, solver.time_factor)
+        r, d, out, _ = self.run_program(solver, case.input_path, lim.cpu_ms, lim.mem_kb, lim.wall_ms)
         checker_exit = ""
-        d = decide_batch_run(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
-                             oom_markers=solver.oom_markers)
         if d is None:
             if case.answer_path is None:
                 d = Decision(Verdict.SE, f"test {case.name} has no expected output")

@@ -42,6 +42,17 @@ def compose(overrides: list[str]) -> ServeSettings:
     return settings
 
 
+def local_ray_env(settings: ServeSettings) -> None:
+    """A local Ray started here runs its workers (Serve's proxy, controller, gateway, replicas)
+    at ``serve.judge_nice`` instead of Ray's 15: at 15 the HTTP proxy and the gateway wait
+    behind every other job on a busy node while the replicas idle for the next chunk. A cluster
+    joined with ``serve.address`` keeps what its ``ray start`` was given (RAY_worker_niceness)."""
+    import os
+
+    if settings.address is None and settings.judge_nice is not None:
+        os.environ.setdefault("RAY_worker_niceness", str(settings.judge_nice))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if any(a in ("-h", "--help") for a in argv):
@@ -69,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from .app import build_app
 
+    local_ray_env(settings)
     ray.init(address=settings.address, num_cpus=None if settings.address else settings.num_cpus,
              include_dashboard=False, log_to_driver=False)
     serve.start(http_options={"host": settings.host, "port": settings.port})

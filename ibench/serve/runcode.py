@@ -2,8 +2,9 @@
 cache), run once in the same box a batch case runs in, and answer in SandboxFusion's shape,
 which verl's ``sandbox_fusion`` reward reads (it compares ``run_result.stdout`` itself).
 
-The run mirrors :meth:`ibench.judge.batch.BatchGrader.run_case` but keeps the program's whole
-stdout (bounded), which a batch grader compares and drops: SandboxFusion's client wants it back.
+The run is :meth:`ibench.judge.batch.BatchGrader.run_program`, the one a batch case runs
+through; what differs is the reply: the program's whole stdout (bounded), which a batch grader
+compares and drops, goes back (SandboxFusion's client compares it itself).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ from pathlib import Path
 
 from ibench.judge import Judge, Verdict
 from ibench.languages import LANGUAGES as _LANGUAGES
-from ibench.judge.sandbox import RunRequest
-from ibench.judge.verdict import decide_batch_run
 
 from .schema import CommandRunStatus, RunStatus
 from .settings import ServeSettings
@@ -33,6 +32,11 @@ def _read(path: Path, limit: int) -> tuple[str, bool]:
     except OSError:
         return "", False
     return data[:limit].decode("utf-8", "replace"), len(data) > limit
+
+
+def sandbox_error(message: str) -> dict:
+    """SandboxFusion's reply for a run the sandbox could not make (verl reads it as -1)."""
+    return _failed(message)
 
 
 def _failed(message: str, status: RunStatus = RunStatus.SandboxError) -> dict:
@@ -65,21 +69,12 @@ def run_code(judge: Judge, settings: ServeSettings, req: dict) -> dict:
     wall_ms = int(max(s.wall_factor * cpu_ms, cpu_ms + s.wall_extra_s * 1000))
     mem_mb = int(req.get("memory_limit_MB") or -1)
     mem_mb = lim.default_memory_mb if mem_mb <= 0 else min(mem_mb, lim.max_memory_mb)
-    exe, args = prog.command_for(mem_mb * 1024)
-    mem_kb = prog.run_memory_kb(mem_mb * 1024)
-    work = judge.sandbox.private_dir()
-    stdin_path, out, err = work / "run_code.stdin", work / "solver.out", work / "solver.stderr"
+    stdin_path = judge.sandbox.private_dir() / "run_code.stdin"
     fd = os.open(stdin_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(stdin)
-    r = judge.sandbox.run(
-        RunRequest(solver=exe, solver_args=args, argv0=str(exe) if args else None, solver_env=list(prog.env),
-                   stdin=stdin_path, stdout=out, cpu_ms=int(cpu_ms), mem_kb=mem_kb, wall_ms=wall_ms,
-                   wall_hard_ms=int(wall_ms * s.wall_hard_factor), nproc=s.max_processes + prog.runtime_threads,
-                   fsize_kb=s.output_limit_mb * 1024, binds=list(prog.binds), host_libs=prog.host_libs,
-                   sockets=prog.sockets, address_space_kb=prog.address_space_kb(mem_mb * 1024)),
-        solver_stderr=err)
-    d = decide_batch_run(r, cpu_limit_ms=cpu_ms, mem_kb=mem_kb, wall_ms=wall_ms, oom_markers=prog.oom_markers)
+    # the batch grader's own run of a program (the box, the limits, the run's decision)
+    r, d, out, err = judge.batch.run_program(prog, stdin_path, cpu_ms, mem_mb * 1024, wall_ms)
     stdout, cut_out = _read(out, lim.max_stdout_bytes)
     stderr, cut_err = _read(err, lim.max_stdout_bytes)
     verdict = Verdict.OK if d is None else d.verdict

@@ -18,6 +18,7 @@ pytest.importorskip("ray.serve")
 pytest.importorskip("fastapi")
 import httpx  # noqa: E402
 
+from ibench.serve.schema import JudgeReply, RunCodeResponse  # noqa: E402
 from ibench.serve.settings import LimitSettings, ServeSettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,6 +73,7 @@ def test_batch_of_interactive_submissions_gets_verdicts_queries_and_rewards(serv
             for f in ("ok_binary_search.cpp", "qle_linear_scan.cpp", "wa_flipped_reply.cpp", "ce_syntax_error.cpp")]
     r = _judge(service, subs, cases=6)
     assert r.status_code == 200, r.text
+    JudgeReply.model_validate(r.json())  # the gateway sends replies as built: they keep the documented shape
     got = {x["id"]: x for x in r.json()["results"]}
     assert [x["id"] for x in r.json()["results"]] == [s["id"] for s in subs]  # in the request's order
     ok, qle, wa, ce = (got[s["id"]] for s in subs)
@@ -156,7 +158,19 @@ def test_sandbox_fusion_run_code_with_verls_request(service, code, language, std
     r = service.post("/run_code", content=json.dumps(_verl_request(code, stdin, language, timeout=1)),
                      headers={"Content-Type": "application/json", "Accept": "application/json", **AUTH})
     assert r.status_code == 200, r.text
+    RunCodeResponse.model_validate(r.json())
     assert _verl_reads(r.json(), expected) == want, r.json()
+
+
+def test_run_code_requests_at_once_each_get_their_own_run(service):
+    """Concurrent /run_code calls are gathered into replica calls: each gets its own program's run."""
+    import concurrent.futures as cf
+
+    reqs = [_verl_request(A_PLUS_B if i % 2 else A_PLUS_B.replace("a+b", "a*b"), f"{i} 7", "cpp") for i in range(4)]
+    with cf.ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda r: service.post("/run_code", json=r, headers=AUTH), reqs))
+    assert [r.status_code for r in got] == [200] * 4
+    assert [r.json()["run_result"]["stdout"] for r in got] == [f"{i * 7 if i % 2 == 0 else i + 7}\n" for i in range(4)]
 
 
 # -- the token, the limits, back-pressure --------------------------------------------------------
