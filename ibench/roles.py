@@ -62,40 +62,6 @@ def role(role_: str, default: Any = dataclasses.MISSING, *, factory: Any = datac
     return field(default=default, metadata=meta)
 
 
-def _measured(names: str) -> dict[str, Any]:
-    return dict.fromkeys(names.split(), MEASURED)
-
-
-# The marks of the settings classes that live in ibench.generate and ibench.judge, kept here until
-# those modules carry them in their own fields' metadata: one entry per field, nothing defaulted
-# (tests/results/test_roles.py fails on a field marked nowhere or twice). Some field names are a
-# toolchain's (python, javac, go): one string, as JUDGE_BASE below.
-MARKS_ELSEWHERE: dict[str, dict[str, Any]] = {
-    "SamplingSettings": {**_measured("n temperature top_p top_k max_tokens seed reasoning_budget reasoning_effort"),
-                         "name": LABEL, "refine_rounds": EXTENT},
-    "PromptTemplate": {**_measured("system interactive batch examples example_answer example_ids io_templates "
-                                   "variant interactive_upfront"),
-                       "name": LABEL,
-                       # the pool's folder enters through each task's example (its own key part)
-                       "example_pool": (MEASURED, False),
-                       # rephrased statements (ibench.generate.rephrase): the switch, the rephrasing
-                       # model and its instruction are hashed off their defaults; the rephrased texts
-                       # enter each task's own key part; rephrase_with (that model's endpoint and id)
-                       # enters through them
-                       **_measured("rephrase rephrase_model rephrase_instruction"),
-                       "rephrase_with": (MEASURED, False)},
-    "FeedbackSettings": {**_measured("template message_chars tail_chars max_chars judge_message judge_replies "
-                                     "program_output program_stderr tails_from_hidden_input variant figures"),
-                         "name": LABEL},
-    "JudgeSettings": _measured("""compiler cxx_flags compile_timeout_s precompiled_header fast_linker static_link cache_dir
-                                  testlib_header python javac go all_cases wall_factor wall_extra_s wall_hard_factor
-                                  grace_ms max_processes output_limit_mb tail_bytes transcript_bytes interactor_cpu_s
-                                  interactor_wall_s
-                                  interactor_memory_mb pin_cpu isolation require_isolation variant
-                                  non_adaptive_cases adaptive_cases"""),
-}
-
-
 class UnmarkedField(LookupError):
     """A settings field without a role."""
 
@@ -109,11 +75,6 @@ def mark_of(cls: type, name: str, strict: bool = False) -> tuple[str, bool]:
     meta = fields_[name].metadata if name in fields_ else {}
     if "role" in meta:
         return str(meta["role"]), bool(meta.get("hashed", True)) and meta["role"] == MEASURED
-    for klass in getattr(cls, "__mro__", (cls,)):
-        got = MARKS_ELSEWHERE.get(klass.__name__, {}).get(name)
-        if got is not None:
-            r, hashed = got if isinstance(got, tuple) else (got, True)
-            return r, hashed and r == MEASURED
     if strict:
         raise UnmarkedField(f"{cls.__name__}.{name} has no role (mark it with ibench.roles.role: "
                             f"{', '.join(ROLES)})")

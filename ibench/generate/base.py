@@ -15,24 +15,25 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from ibench.tasks.model import Task
+from ibench.roles import EXTENT, LABEL, MEASURED, role
 
 
 @dataclass
 class SamplingSettings:
     """Decoding settings shared by every backend (mirrored by ``conf/sampling/*.yaml``)."""
 
-    name: str = "interactbench"
-    n: int = 10  # samples per task
-    temperature: float = 0.8
-    top_p: float = 1.0
-    top_k: int | None = None
-    max_tokens: int = 32768  # all generated tokens, reasoning included
-    seed: int = 0  # base seed; each task and sample derives its own from it
-    reasoning_budget: int | None = None  # tokens of thinking before the answer is forced
-    reasoning_effort: str | None = None  # gpt-oss / OpenAI "low" | "medium" | "high"
+    name: str = role(LABEL, "interactbench")
+    n: int = role(MEASURED, 10)  # samples per task
+    temperature: float = role(MEASURED, 0.8)
+    top_p: float = role(MEASURED, 1.0)
+    top_k: int | None = role(MEASURED, None)
+    max_tokens: int = role(MEASURED, 32768)  # all generated tokens, reasoning included
+    seed: int = role(MEASURED, 0)  # base seed; each task and sample derives its own from it
+    reasoning_budget: int | None = role(MEASURED, None)  # tokens of thinking before the answer is forced
+    reasoning_effort: str | None = role(MEASURED, None)  # gpt-oss / OpenAI "low" | "medium" | "high"
     # Iterative refinement (InteractBench C.2): rounds per sample in all, the first attempt
     # included; after a failed round the model sees the judge's feedback and revises. 1 = none.
-    refine_rounds: int = 1
+    refine_rounds: int = role(EXTENT, 1)
 
 
 @dataclass

@@ -40,6 +40,7 @@ from typing import Any
 from ibench.roles import Keyed, keyed_dict, left_out_of, short_hash
 from ibench.tasks.model import Task, TaskKind
 from ibench.variants import Variant
+from ibench.roles import LABEL, MEASURED, role
 
 # Bumped when the way details are laid out changes (it is part of the feedback fingerprint).
 # 2: the policy (issue 21): the judge's message and hidden-input-derived tails left out by default.
@@ -70,20 +71,20 @@ class FeedbackSettings:
     details below), ``{verdict}`` (the label, e.g. ``WA``), ``{language}``, ``{fence}``,
     ``{round}`` (the round just judged) and ``{next_round}``."""
 
-    name: str = "default"
-    template: str = ("Your program was not accepted.\n\n{feedback}\n\nFix the program. Answer with exactly one "
-                     "fenced code block tagged `{fence}` that holds the whole corrected program, and nothing else.")
-    message_chars: int = 1500  # a compiler's or the judge's message
-    tail_chars: int = 600  # each transcript or stderr tail
-    max_chars: int = 6000  # the whole feedback turn
+    name: str = role(LABEL, "default")
+    template: str = (role(MEASURED, "Your program was not accepted.\n\n{feedback}\n\nFix the program. Answer with exactly one "
+                     "fenced code block tagged `{fence}` that holds the whole corrected program, and nothing else."))
+    message_chars: int = role(MEASURED, 1500)  # a compiler's or the judge's message
+    tail_chars: int = role(MEASURED, 600)  # each transcript or stderr tail
+    max_chars: int = role(MEASURED, 6000)  # the whole feedback turn
     # The policy: what the model is shown beyond the verdict and the figures (module docstring).
-    judge_message: bool = False  # the interactor's / checker's own message: it may quote hidden data
-    judge_replies: bool = True  # what the interactor sent the program (it saw these bytes)
-    program_output: bool = True  # what the program wrote, when its input held nothing hidden
-    program_stderr: bool = True  # the program's stderr, when its input held nothing hidden
-    tails_from_hidden_input: bool = False  # also output / stderr of a program that read hidden data, grader transcripts
-    figures: str = "coarse"  # coarse: shares of the limits in buckets, "non-zero exit"; exact: the figures and code
-    variant: str = "interactive"  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch (the
+    judge_message: bool = role(MEASURED, False)  # the interactor's / checker's own message: it may quote hidden data
+    judge_replies: bool = role(MEASURED, True)  # what the interactor sent the program (it saw these bytes)
+    program_output: bool = role(MEASURED, True)  # what the program wrote, when its input held nothing hidden
+    program_stderr: bool = role(MEASURED, True)  # the program's stderr, when its input held nothing hidden
+    tails_from_hidden_input: bool = role(MEASURED, False)  # also output / stderr of a program that read hidden data, grader transcripts
+    figures: str = role(MEASURED, "coarse")  # coarse: shares of the limits in buckets, "non-zero exit"; exact: the figures and code
+    variant: str = role(MEASURED, "interactive")  # bench.variant (conf/feedback/default.yaml: ${bench.variant}); batch (the
     #                               batch variant): the solver's stdin starts with the hidden case
 
     def problems(self) -> list[str]:

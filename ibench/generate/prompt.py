@@ -36,6 +36,7 @@ from ibench.generate.rephrase import DEFAULT_INSTRUCTION as REPHRASE_INSTRUCTION
 from ibench.roles import Keyed, keyed, left_out_of, short_hash
 from ibench.tasks.model import Task, TaskKind
 from ibench.variants import Variant
+from ibench.roles import LABEL, MEASURED, role
 
 
 @dataclass(frozen=True)
@@ -92,28 +93,28 @@ class PromptError(ValueError):
 class PromptTemplate:
     """Mirrored by ``conf/prompt/*.yaml``. ``interactive`` serves grader tasks too."""
 
-    name: str = "zero_shot"
-    system: str = ""
-    interactive: str = "{statement}"
-    batch: str = "{statement}"
+    name: str = role(LABEL, "zero_shot")
+    system: str = role(MEASURED, "")
+    interactive: str = role(MEASURED, "{statement}")
+    batch: str = role(MEASURED, "{statement}")
     # -- few-shot: solved examples shown before the task (0 = none; at most 1 is supported)
-    examples: int = 0
-    example_answer: str = "```{fence}\n{code}\n```"  # the example's assistant turn
-    example_ids: Optional[list[str]] = None  # preferred example tasks, in order (null: by hash)
-    example_pool: Optional[str] = None  # folder of tasks to draw examples from (null: bench.tasks_dir)
+    examples: int = role(MEASURED, 0)
+    example_answer: str = role(MEASURED, "```{fence}\n{code}\n```")  # the example's assistant turn
+    example_ids: Optional[list[str]] = role(MEASURED, None)  # preferred example tasks, in order (null: by hash)
+    example_pool: Optional[str] = role(MEASURED, None, hashed=False)  # folder of tasks to draw examples from (null: bench.tasks_dir)
     # -- I/O template: language -> interactive skeleton, filled into {io_template}
-    io_templates: dict[str, str] = field(default_factory=dict)
+    io_templates: dict[str, str] = role(MEASURED, factory=dict)
     # -- the variant (InteractBench C.1): interactive | batch (conf: ${bench.variant}); under the
     # batch variant, stdio-interactive tasks get interactive_upfront (the hidden data comes first on stdin)
-    variant: str = "interactive"
-    interactive_upfront: str = ""
+    variant: str = role(MEASURED, "interactive")
+    interactive_upfront: str = role(MEASURED, "")
     # -- rephrased statements (LiveOIBench Fig. 4; ibench.generate.rephrase): a model rewrites each
     # statement once, the prompts hold the rephrased ones. rephrase_model: a config of conf/model/
     # (null: the run's own model); rephrase_with: key=value overrides of that config
-    rephrase: bool = False
-    rephrase_model: Optional[str] = None
-    rephrase_with: list[str] = field(default_factory=list)
-    rephrase_instruction: str = REPHRASE_INSTRUCTION
+    rephrase: bool = role(MEASURED, False)
+    rephrase_model: Optional[str] = role(MEASURED, None)
+    rephrase_with: list[str] = role(MEASURED, factory=list, hashed=False)
+    rephrase_instruction: str = role(MEASURED, REPHRASE_INSTRUCTION)
 
     def __post_init__(self) -> None:
         self._pool: list[Task] = []

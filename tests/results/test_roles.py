@@ -11,7 +11,7 @@ import pytest
 from omegaconf import OmegaConf
 
 from ibench import roles as marks
-from ibench.roles import EXECUTION, EXTENT, MARKS_ELSEWHERE, MEASURED, ROLES, UnmarkedField, mark_of
+from ibench.roles import EXECUTION, EXTENT, MEASURED, ROLES, UnmarkedField, mark_of
 from ibench.run import config, keys
 
 
@@ -20,7 +20,9 @@ def _schemas() -> list[tuple[str, type]]:
 
 
 def test_every_field_of_every_config_group_is_marked_once():
-    unmarked, twice = [], []
+    """Each field carries its role in its own dataclass (``field(metadata=...)`` through
+    ibench.roles.role): one mark, where the field is declared; nothing marks it elsewhere."""
+    unmarked = []
     for group, cls in _schemas():
         for f in dataclasses.fields(cls):
             try:
@@ -28,19 +30,10 @@ def test_every_field_of_every_config_group_is_marked_once():
             except UnmarkedField:
                 unmarked.append(f"{group}.{f.name} ({cls.__name__})")
                 continue
-            assert r in ROLES
-            if "role" in f.metadata and f.name in MARKS_ELSEWHERE.get(cls.__name__, {}):
-                twice.append(f"{cls.__name__}.{f.name}")
+            assert r in ROLES and f.metadata["role"] == r
     assert unmarked == [], f"settings fields without a role: {unmarked}"
-    assert twice == [], f"marked in the dataclass and in MARKS_ELSEWHERE: {twice}"
+    assert not hasattr(marks, "MARKS_ELSEWHERE")  # the marks live in the dataclasses only
     config.setting_roles()  # no field two model schemas mark differently
-
-
-def test_marks_elsewhere_name_only_existing_fields():
-    classes = {cls.__name__: cls for _, cls in _schemas()}
-    for name, marked in MARKS_ELSEWHERE.items():
-        have = {f.name for f in dataclasses.fields(classes[name])}
-        assert set(marked) <= have, f"{name}: marks for fields it does not have: {set(marked) - have}"
 
 
 def test_every_schema_in_the_config_store_is_walked():
