@@ -59,6 +59,13 @@ def show(run_dir: str | Path, console: Console | None = None) -> RunSummary:
         return None  # type: ignore[return-value]
     r = _load_finished(run_dir)
     summary = r.run_summary
+    if not summary.cost and (r.run_dir / "results").is_dir():  # a run from before the summary had its cost
+        from ibench.results.cost import PriceError, cost_of_log
+
+        try:
+            summary.cost = cost_of_log(r)
+        except PriceError:
+            summary.cost = cost_of_log(r, {})
     ident = r.identity
     console.print(f"[bold]{escape(r.label)}[/bold]  {escape(str(r.run_dir))}", soft_wrap=True)
     if ident.recorded:

@@ -125,3 +125,11 @@ def test_wandb_gets_the_cost_keys_and_a_table_of_its_own(tmp_path, monkeypatch, 
     assert got["cost_table/nrows"] == len(cost_lines(summary.cost)) and got["cost_table/ncols"] == 4
     assert not any(k.startswith("cost/_") for k in got)  # the table's own record stays out of cost/...
     assert "wandb summary failed" not in caplog.text
+
+
+def test_show_prints_the_cost_of_an_old_run_from_its_store():
+    from ibench.results.runs import show
+
+    con = Console(width=150, record=True)
+    summary = show(FIXTURES / "default", con)
+    assert summary.cost["judged"] == 4 and "Cost — reference: 4 samples, 4 judged" in con.export_text()
