@@ -93,11 +93,20 @@ def compute_score(data_source=None, solution_str: str = "", ground_truth=None, e
                   timeout_s, max_wait_s, se_score, 1)[0]
 
 
+def judge_samples(solution_strs, ground_truths, *, url: str = "http://127.0.0.1:8000", language: str = "cpp",
+                  token: str | None = None, timeout_s: float = 600.0, max_wait_s: float = 600.0,
+                  se_score: float = 0.0, max_batch: int = 256) -> list[dict]:
+    """Answers judged by the service, one result dict each (``compute_score_batch``'s, which
+    the OpenRLHF reward function uses too)."""
+    subs = [_submission(s, g, language) for s, g in zip(solution_strs, ground_truths)]
+    return _judge(subs, url, token or os.environ.get(TOKEN_ENV), timeout_s, max_wait_s, se_score, max_batch)
+
+
 def compute_score_batch(data_sources=None, solution_strs=(), ground_truths=(), extra_infos=None, *,
                         url: str = "http://127.0.0.1:8000", language: str = "cpp", token: str | None = None,
                         timeout_s: float = 600.0, max_wait_s: float = 600.0, se_score: float = 0.0,
                         max_batch: int = 256) -> list[dict]:
     """verl's batched reward (``reward_manager=batch``): the whole batch in as few requests as
     its options allow, judged in parallel by the service's replicas."""
-    subs = [_submission(s, g, language) for s, g in zip(solution_strs, ground_truths)]
-    return _judge(subs, url, token or os.environ.get(TOKEN_ENV), timeout_s, max_wait_s, se_score, max_batch)
+    return judge_samples(solution_strs, ground_truths, url=url, language=language, token=token, timeout_s=timeout_s,
+                         max_wait_s=max_wait_s, se_score=se_score, max_batch=max_batch)

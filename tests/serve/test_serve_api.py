@@ -251,6 +251,28 @@ def test_verl_reward_scores_an_interactive_task(service):
     assert [verl_reward.VERDICTS[m["verdict"]] for m in many] == ["OK", "WA", "CE"]
 
 
+def test_openrlhf_reward_func_scores_an_interactive_task(service, monkeypatch):
+    """OpenRLHF's --remote_rm_url FILE.py: the file loaded by path as OpenRLHF does, and its
+    reward_func called with (queries, prompts, labels), one sample a call, each query the prompt
+    and the response together; the service named by the environment (OpenRLHF passes nothing)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reward_func", ROOT / "ibench" / "serve" / "openrlhf_reward.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    monkeypatch.setenv("IBENCH_SERVE_URL", str(service.base_url))
+    monkeypatch.setenv("IBENCH_SERVE_TOKEN", TOKEN)
+    # the prompt's own example block must not be taken for the answer
+    prompt = "Guess the number.\n```cpp\nint main(){}\n```\nAnswer in C++.\n"
+    ok = prompt + "<think>binary search</think>\n```cpp\n" + (GUESS / "ok_binary_search.cpp").read_text() + "```"
+    truth = json.dumps({"task": "guess-the-number", "cases": 3})
+    got = module.reward_func([ok], [prompt], [truth])
+    assert list(got["rewards"]) == [1.0] and list(got["scores"]) == [1.0]
+    assert list(got["extra_logs"]["ibench_accepted"]) == [1.0] and list(got["extra_logs"]["ibench_judge_error"]) == [0.0]
+    wa = prompt + "```cpp\n" + (GUESS / "wa_flipped_reply.cpp").read_text() + "```"
+    assert list(module.reward_func([wa, prompt], [prompt, prompt], [truth, "guess-the-number"])["rewards"]) == [0.0, 0.0]
+
+
 # -- replicas lost mid-batch (last: Serve starts new ones after it) ---------------------------------
 def test_replica_killed_mid_batch_every_submission_answered_once(service):
     import ray
