@@ -385,6 +385,7 @@ def build_icpc(root: Path, task_dir: Path, log: ImportLog, task_id: str, *, time
                 continue
             if entry.name.endswith(".disabled"):
                 log.warn(task_id, f"submission {folder.name}/{entry.name}: disabled; skipped")
+                log.count("submissions skipped (disabled)")
                 continue
             found = submission_source(entry, _entrypoint(overrides, folder.name, entry.name))
             if found.source is None and found.language:
