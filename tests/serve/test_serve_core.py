@@ -108,3 +108,22 @@ def test_an_allowed_inline_interactive_task_is_judged_by_its_interactor(tmp_path
     assert (ok["verdict"], ok["reward"], ok["queries"], ok["query_limit"]) == ("OK", 1.0, 12, 13)
     qle = core.judge({"task": spec, "source": (guess / "solutions" / "qle_linear_scan.cpp").read_text()}, {})
     assert qle["verdict"] == "QLE" and qle["max_query_ratio"] > 1.0 and qle["reward"] == 0.0
+
+
+def test_the_openapi_schema_in_docs_is_the_services():
+    """docs/serve-openapi.json (python -m ibench.serve --openapi > docs/serve-openapi.json) says
+    what the service takes and sends: every path, and every schema's fields and required ones
+    (compared field by field: another FastAPI or pydantic version words the rest its own way)."""
+    import json
+
+    pytest.importorskip("fastapi")
+    from ibench.serve.app import api
+
+    def shape(doc: dict) -> dict:
+        return {"paths": {p: sorted(ops) for p, ops in doc["paths"].items()},
+                "schemas": {name: (sorted(sch.get("properties", {})), sorted(sch.get("required", [])))
+                            for name, sch in doc["components"]["schemas"].items()}}
+
+    docs = json.loads((ROOT / "docs" / "serve-openapi.json").read_text())
+    assert shape(docs) == shape(json.loads(json.dumps(api.openapi()))), \
+        "docs/serve-openapi.json is stale: python -m ibench.serve --openapi > docs/serve-openapi.json"
