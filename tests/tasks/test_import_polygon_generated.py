@@ -234,3 +234,19 @@ def test_validate_on_generated_tests(imported, capsys):
     rows = {(r["task"], r["solution"]): r["ibench"] for r in csv.DictReader(open(out / "_validate" / "agreement.csv"))}
     assert rows[("gsum", "wrong-answer-first.cpp")] == "WA"
     assert rows[("gguess", "wrong-answer-skew.cpp")] == "WA"  # over the main solution's count, the checker's WA
+
+
+def test_answers_from_an_accepted_solution_when_main_does_not_build(tmp_path):
+    p = sum_package(tmp_path, "gmain")
+    xml = (p / "problem.xml").read_text().replace(
+        '<solution tag="wrong-answer">', '<solution tag="accepted"><source path="solutions/ok.cpp" type="cpp.g++17"/>'
+                                         '</solution><solution tag="wrong-answer">')
+    write(p / "problem.xml", xml)
+    write(p / "solutions" / "main.cpp", "#include <cstdio>\nint link[5]; int main(){ link[0] = 1; }\n"
+                                        "int link(const char*, const char*);\n")  # does not build here
+    write(p / "solutions" / "ok.cpp", SUM)
+    out = tmp_path / "out"
+    assert main(["import-polygon", str(p), "--out", str(out)]) == 0
+    assert (out / "gmain" / "tests" / "001.out").read_text() == "6\n"
+    report = json.loads((out / "import_polygon.json").read_text())
+    assert any("answers written by solutions/ok.cpp (accepted)" in w[1] for w in report["warnings"])
