@@ -3,21 +3,18 @@ checker (`checker <in> <out> <ans>`), which may award points."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from ..tasks.model import Case, Task
-from .interactive import MESSAGE_LIMIT, STDERR_READ, case_limits
+from .checker import run_checker
 from .executors.base import Program
+from .limits import case_limits
 from .outcome import CaseResult
 from .sandbox import RunReport, RunRequest, Sandbox
 from .sandbox.run import tail
 from .settings import JudgeSettings
 from .validator import judge_batch_output
-from .verdict import Decision, Verdict, decide_batch_run, decide_checker, verdict_message
-
-CHECKER_TIMEOUT_S = 60
-
+from .verdict import Decision, Verdict, decide_batch_run
 
 READ_CHUNK = 1 << 18  # bytes read at a time from the program's output and the expected answer
 LONG_TOKEN = 1 << 16  # a token longer than this is kept as its length and SHA-256, not its bytes
@@ -153,26 +150,6 @@ def compare_tokens(output: Path, answer: Path, output_limit: int | None = None) 
     if n_got != n_want:
         return Decision(Verdict.WA, f"expected {n_want} tokens, found {n_got}", 0.0)
     return Decision(Verdict.OK, "ok", 1.0)
-
-
-def _with_address_space_cap(argv: list[str], memory_mb: int) -> list[str]:
-    """The command under an address-space cap (none when ``memory_mb`` is 0). Set by a shell in
-    the child, not a preexec hook, which is unsafe in a threaded process such as a Ray worker."""
-    if memory_mb <= 0:
-        return argv
-    return ["/bin/sh", "-c", 'ulimit -v "$0" && exec "$@"', str(memory_mb * 1024), *argv]
-
-
-def run_checker(checker: Path, case: Case, output: Path, memory_mb: int = 0) -> tuple[Decision, str]:
-    assert case.answer_path is not None
-    argv = [str(checker), str(case.input_path), str(output), str(case.answer_path)]
-    try:
-        r = subprocess.run(_with_address_space_cap(argv, memory_mb), capture_output=True, timeout=CHECKER_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        return decide_checker(None, "", timed_out=True), ""
-    msg = verdict_message(r.stderr[-STDERR_READ:].decode("utf-8", "replace"), MESSAGE_LIMIT)
-    code = r.returncode if r.returncode >= 0 else None
-    return decide_checker(code, msg), f"exit {r.returncode}" if r.returncode >= 0 else f"signal {-r.returncode}"
 
 
 def _size(path: Path) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..variants import Variant
 from ..tasks.model import Case, Task
 from .executors.base import Program
+from .limits import MESSAGE_LIMIT, STDERR_READ, Limits, case_limits, interactor_cpu_ms, interactor_wall_ms
 from .outcome import CaseResult
 from .sandbox import RunRequest, Sandbox
 from .sandbox.run import default_cache_dir, tail
@@ -24,8 +25,6 @@ _QUERIES = re.compile(rb"^\s*queries\s*=\s*(-?\d+)\s*$", re.M)
 _LIMIT = re.compile(rb"^\s*query_limit\s*=\s*(-?\d+)\s*$", re.M)
 _EOF = re.compile(rb"^ibench_solver_eof=([01])\s*$", re.M)
 ICPC_EOF_WORDS = re.compile(r"\beof\b|end of (the )?(file|input|output)", re.I)
-MESSAGE_LIMIT = 1000
-STDERR_READ = 64 * 1024  # testlib cuts its messages at 32,000 characters
 
 
 @dataclass
@@ -147,35 +146,6 @@ def read_transcript(path: Path, tail_bytes: int = 2048) -> CaseTranscript:
     return CaseTranscript(turns, last("solver"), last("judge"), complete)
 
 
-@dataclass
-class Limits:
-    cpu_ms: float
-    mem_kb: int
-    wall_ms: int
-
-
-def case_limits(task: Task, settings: JudgeSettings, time_factor: float = 1.0) -> Limits:
-    cpu = task.cpu_time_limit_ms * time_factor
-    wall = max(settings.wall_factor * cpu, cpu + settings.wall_extra_s * 1000)
-    return Limits(cpu, task.memory_limit_mb * 1024, int(wall))
-
-
-def interactor_cpu_ms(settings: JudgeSettings, task: Task, wall_ms: int) -> int:
-    """The interactor's own CPU budget: the judge's setting or the task card's, whichever is
-    larger, and never below the solver's hard wall cap (a solver's flood that keeps the
-    interactor reading must meet the cap, the solver's IDLE, not this limit, an SE)."""
-    return int(max(settings.interactor_cpu_s * 1000, wall_ms * settings.wall_hard_factor, task.interactor_cpu_ms or 0))
-
-
-def interactor_wall_ms(settings: JudgeSettings, task: Task, wall_ms: int) -> int:
-    """How long the interactor may compute, by the clock, from its start: ``judge.interactor_wall_s``,
-    else twice its CPU budget (a loaded node gives it half a core). The supervisor never ends a
-    computing interactor before the solver's own hard cap either."""
-    if settings.interactor_wall_s is not None:
-        return int(settings.interactor_wall_s * 1000)
-    return 2 * interactor_cpu_ms(settings, task, wall_ms)
-
-
 def prefills(task: Task, settings: JudgeSettings) -> bool:
     """The batch variant (InteractBench C.1): a stdio-interactive task's solver first reads the
     hidden case on stdin, then interacts as usual. Grader-linked tasks are never given it."""
@@ -222,7 +192,7 @@ def check_interactor_output(checker: Path, case: Case, tout: Path, memory_mb: in
     import dataclasses
     import tempfile
 
-    from .batch import run_checker
+    from .checker import run_checker
 
     data = _read(tout) or b""
     kept = b"\n".join(line for line in data.split(b"\n") if not line.startswith(b"ibench_solver_eof="))

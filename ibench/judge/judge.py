@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..tasks.model import Case, Task
 from .batch import BatchGrader
+from .errors import IsolationError, ToolError
 from .executors import CompileCache, Program, executor_class
 from .interactive import InteractiveGrader
 from .outcome import CaseResult, CompileInfo, SampleResult
@@ -19,14 +20,6 @@ from .settings import JudgeSettings
 from .verdict import Verdict, most_severe
 
 BUNDLED_TESTLIB = Path(__file__).with_name("testlib")
-
-
-class IsolationError(RuntimeError):
-    """The host cannot build the box and the settings demand one."""
-
-
-class ToolError(RuntimeError):
-    """A task's own program (interactor, checker, generator, grader) does not build."""
 
 
 JUDGE_ATTEMPTS = 3  # a judge-side failure is tried this often before it is the sample's SE

@@ -53,7 +53,7 @@ def program_sources(folder: Path) -> tuple[str, list[Path]]:
 def build_program(judge: "Judge", folder: Path) -> Path:
     """The runnable validator of ``folder``: a binary of its C++ sources compiled together, or a
     launcher script that runs its Python entry with the judge's interpreter."""
-    from .judge import ToolError
+    from .errors import ToolError
 
     try:
         language, sources = program_sources(folder)
@@ -144,7 +144,7 @@ def decide_validator(code: int | None, message: str, score: float | None = None,
 def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple[str, ...], memory_mb: int = 0,
                          timeout_s: float = VALIDATOR_TIMEOUT_S, task=None) -> tuple[Decision, str]:
     """A batch case's output judged by a validator: ``program input answer feedback_dir flags < output``."""
-    from .batch import _with_address_space_cap
+    from .checker import with_address_space_cap
 
     assert case.answer_path is not None
     with tempfile.TemporaryDirectory(prefix="ibench-feedback-") as tmp:
@@ -152,7 +152,7 @@ def run_output_validator(program: Path, case: "Case", output: Path, flags: tuple
         argv = [str(program), *validator_args(str(case.input_path), case.answer_path, fb, flags)]
         try:
             with open(output, "rb") as stdin:
-                r = subprocess.run(_with_address_space_cap(argv, memory_mb), stdin=stdin, capture_output=True,
+                r = subprocess.run(with_address_space_cap(argv, memory_mb), stdin=stdin, capture_output=True,
                                    timeout=timeout_s)
         except subprocess.TimeoutExpired:
             return decide_validator(None, "", timed_out=True), "timeout"

@@ -180,7 +180,7 @@ def _budget(task: Task, source: Path, settings: "JudgeSettings") -> str:
     """The judge program's own CPU budget, recorded with the build (interactors; ICPC validators)."""
     if source not in task.interactors.values() and not (task.contract == "icpc" and source == task.checker):
         return ""
-    from ibench.judge.interactive import case_limits, interactor_cpu_ms, interactor_wall_ms
+    from ibench.judge.limits import case_limits, interactor_cpu_ms, interactor_wall_ms
 
     wall = case_limits(task, settings).wall_ms
     where = "the task card's interactor_cpu_ms" if (task.interactor_cpu_ms or 0) >= settings.interactor_cpu_s * 1000 \
