@@ -108,6 +108,8 @@ def preflight(cfg: DictConfig, request: bool = True, model: bool = True, probed:
     # The key's variable and the GPUs always; the request only when everything else is right.
     if model:
         problems += [Problem.parse(p) for p in model_problems(cfg, request=request and not problems, probed=probed)]
+        if spec is not None and not any(x.field.startswith("prompt.rephrase") for x in problems):
+            problems += rephrase_model_problems(spec, cfg, request=request and not problems, probed=probed)
     if problems or spec is None:
         raise ConfigError("invalid settings:\n  " + "\n  ".join(map(str, problems)))
     return Checked(spec, tasks)
@@ -117,6 +119,37 @@ def model_problems(cfg: DictConfig, request: bool = True, probed: dict | None = 
     """The model can run from here, as its backend checks it (:meth:`~ibench.generate.base.Backend.readiness_problems`)."""
     backend, _ = backend_class(cfg)
     return backend.readiness_problems(cfg.model, cfg.cluster, request=request, probed=probed) if backend else []
+
+
+def rephrase_model_problems(spec: RunSpec, cfg: DictConfig, request: bool = True,
+                            probed: dict | None = None) -> list[Problem]:
+    """``prompt.rephrase_model`` (ibench.generate.rephrase): its config composes with
+    ``prompt.rephrase_with``, writes text, and its backend finds its settings right and itself
+    ready from here, as the run's own model is checked (each problem under
+    ``prompt.rephrase_model``)."""
+    from hydra.utils import get_object
+    from omegaconf import OmegaConf
+
+    from ibench.generate.base import Backend
+    from ibench.run.config import compose_model
+
+    p = spec.prompt
+    if not (p.rephrase and p.rephrase_model):
+        return []
+    name = p.rephrase_model
+    try:
+        model = OmegaConf.create(compose_model(name, p.rephrase_with))
+        cls = get_object(str(model.get("_target_", "")))
+    except Exception as exc:  # noqa: BLE001 - worded as one line
+        return [Problem("prompt.rephrase_with", f"model={name} with {list(p.rephrase_with)} does not compose "
+                        f"({str(exc).splitlines()[0]})")]
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        return [Problem("prompt.rephrase_model", f"model={name}: its _target_ is not a backend")]
+    if not cls.writes_text:
+        return [Problem("prompt.rephrase_model", f"model={name} replays known solutions and writes no text: it "
+                        "cannot rephrase a statement")]
+    lines = cls.config_problems(model) + cls.readiness_problems(model, cfg.cluster, request=request, probed=probed)
+    return [Problem("prompt.rephrase_model", f"model={name}: {line}") for line in lines]
 
 
 def _load(spec: RunSpec, cache: dict | None) -> list:
