@@ -151,6 +151,7 @@ def test_keys_of_the_interactive_variant_do_not_move(tasks_dir):
     old_judge.pop("variant")
     old_judge.pop("transcript_bytes")  # added later: left out of the key at its default, as variant is
     old_judge.pop("static_link")  # likewise
+    old_judge.pop("interactor_wall_s")  # likewise
     assert keys.judge_identity == old_judge and keys.judge_key == fingerprint(old_judge)
     batch_variant = run_keys(ReferenceBackend(variant="batch"), SamplingSettings(), prompts["batch"], "cpp", False,
                              JudgeSettings(variant="batch"))
