@@ -67,12 +67,19 @@ def test_the_command_writes_the_table_and_the_figure(tmp_path):
 
 
 def test_the_tables_and_figures_go_to_a_wandb_run_of_their_own(tmp_path):
+    import time
+
     from ibench.results.wandb_sink import read_offline_run
 
     out = tmp_path / "out"
     assert main(["timelimit", f"{FIXTURES}/default", "--out", str(out), "--wandb", "offline"]) == 0
     (run,) = list((out / "wandb").glob("offline-run-*"))
-    (logged,) = read_offline_run(run)["history"]
+    for _ in range(100):  # the run file is written by W&B's own process: it may lag the finish
+        history = read_offline_run(run)["history"]
+        if history:
+            break
+        time.sleep(0.1)
+    (logged,) = history
     assert logged["analyses/timelimit/_type"] == "table-file" and logged["analyses/timelimit/nrows"] == 4
     assert logged["analyses/timelimit_tasks/nrows"] == 2 and logged["analyses/timelimit_plot/_type"] == "image-file"
 
