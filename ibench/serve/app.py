@@ -153,7 +153,8 @@ class JudgeReplica:
 @serve.deployment(ray_actor_options={"num_cpus": 0})
 @serve.ingress(api)
 class Gateway:
-    def __init__(self, judge: DeploymentHandle, settings: ServeSettings, replicas: int = 1):
+    def __init__(self, judge: DeploymentHandle, settings: ServeSettings, replicas: int = 1,
+                 max_replicas: int | None = None):
         if settings.judge_nice is not None:
             _renice(settings.judge_nice)
         self.judge_handle = judge
@@ -165,7 +166,8 @@ class Gateway:
         # a call waits here, not in Ray Serve's router, which backs off while every replica is
         # full (seen: /run_code at 64 concurrent callers, one call each, 0.10 of the in-process
         # rate). /run_code requests that wait are sent together, up to `chunk` a call.
-        self._slots = asyncio.Semaphore(max(1, replicas * settings.replica_queue))
+        # (autoscaling: as many as the most replicas hold, so the calls never cap the scale-up)
+        self._slots = asyncio.Semaphore(max(1, max(replicas, max_replicas or 0) * settings.replica_queue))
         self._run_queue: list[tuple[dict, asyncio.Future]] = []
         self._run_waiting = False  # a dispatcher is waiting for a slot
         self._tasks: set[asyncio.Task] = set()
@@ -357,10 +359,11 @@ def build_app(settings: ServeSettings):
     n = replica_count(settings)
     opts: dict = {"ray_actor_options": {"num_cpus": settings.judge_cpus},
                   "max_ongoing_requests": settings.replica_queue}
+    most = n
     if settings.autoscale:
+        most = settings.max_replicas or max(n, settings.min_replicas)
         opts["autoscaling_config"] = {"min_replicas": settings.min_replicas, "initial_replicas": n,
-                                      "max_replicas": settings.max_replicas or max(n, settings.min_replicas),
-                                      "target_ongoing_requests": 1}
+                                      "max_replicas": most, "target_ongoing_requests": 1}
     else:
         opts["num_replicas"] = n
     judge = JudgeReplica.options(**opts).bind(settings)  # type: ignore[attr-defined]  # serve.deployment's class
@@ -375,4 +378,4 @@ def build_app(settings: ServeSettings):
     if "backpressure_config" in known:
         gw["backpressure_config"] = {"status_code": 429, "retry_after_s": lim.retry_after_s}
     gateway = Gateway.options(**gw)  # type: ignore[attr-defined]
-    return gateway.bind(judge, settings, n)
+    return gateway.bind(judge, settings, n, most)
