@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import multiprocessing as mp
 import os
+import shutil
 import socket
 import sys
 import threading
@@ -284,6 +285,7 @@ def main() -> int:
         pool.terminate()
         serve.shutdown()
         ray.shutdown()
+        shutil.rmtree(inline_dir, ignore_errors=True)
         if cluster is not None:
             cluster.shutdown()
     print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, queue {args.replica_queue}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
