@@ -581,6 +581,18 @@ static void on_grace_over(struct case_run *c) {
     arm_at(tfd, c->deadline);
 }
 
+/* Is the solver pushing output at the interactor (blocked writing, or at least a page of it
+ * unread)? Then an interactor busy reading is busy because of the solver: it has the solver's
+ * hard cap (the solver's IDLE there), not its own budget, which its CPU limit would end first
+ * (an SE). */
+#define FLOOD_BYTES 4096  /* verdict.py's FLOOD_BYTES */
+static int solver_floods(struct case_run *c) {
+    if (c->sol.done) return 0;
+    int n = 0;
+    if (c->pending_fd >= 0 && ioctl(c->pending_fd, FIONREAD, &n) == 0 && n >= FLOOD_BYTES) return 1;
+    return blocked_in_pipe_write(solver_pid(&c->sol));
+}
+
 /* The wall-clock cap: ends the case only when nobody is computing. */
 static void on_wall_clock(struct case_run *c) {
     struct proc *sol = &c->sol, *itr = &c->itr;
@@ -597,13 +609,15 @@ static void on_wall_clock(struct case_run *c) {
     int sol_active = 0;  /* read once per expiry (it moves the window on) */
     if ((!sol->done && (sol_active = activity_since(sol, &c->act)) && now_us() < c->starve_deadline &&
          solver_tree_cpu_us(sol) <= opt.cpu_ms * 1000) ||
-        (now_us() < c->inter_deadline && itr->pid && !itr->done && proc_runnable(itr->pid))) {
+        (itr->pid && !itr->done && proc_runnable(itr->pid) &&
+         now_us() < (solver_floods(c) ? c->hard_deadline : c->inter_deadline))) {
         /* Someone is still computing within its CPU budget (for the solver: its whole process
          * tree, which a per-process CPU timer cannot see), nobody is stuck. Under load a working
          * solver (or an interactor checking a final answer) must not be cut short by wall time
          * alone; the cap is for runs where both sides wait. A runnable solver within its CPU
          * limit is given up to four times the hard cap: its CPU check, not the clock, ends it;
-         * a runnable interactor its own wall budget (its CPU limit ends it sooner). */
+         * a runnable interactor its own wall budget (its CPU limit ends it sooner), unless the
+         * solver's flood is what keeps it busy. */
         arm_at(tfd, now_us() + 250000);
         return;
     }
