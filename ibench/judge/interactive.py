@@ -249,6 +249,7 @@ class InteractiveGrader:
             interactor_as_kb=self.settings.interactor_memory_mb * 1024,
             binds=list(solver.binds), host_libs=solver.host_libs, sockets=solver.sockets,
             runtime_parks=solver.runtime_threads > 0,
+            hold_solver_output=task.contract == "icpc",
             address_space_kb=solver.address_space_kb(lim.mem_kb),
         )
         self._template = (task, solver, interactor, files, req, lim, mem_kb)
@@ -279,10 +280,12 @@ class InteractiveGrader:
         queries, query_limit = log.queries, log.query_limit
         solver_eof = log.solver_eof
         if task.contract == "icpc" and solver_eof is None:
-            # A validator does not say whether the solver's output ending caused its rejection but
-            # in its message; the exit order cannot (the solver may end on the input the validator
-            # closed before the validator's wrapper is reaped), so its words decide, the same each time.
-            solver_eof = bool(ICPC_EOF_WORDS.search(message))
+            # The validator sees the end of the solver's output only once the solver has ended (the
+            # supervisor holds it open, as the ICPC tools relay it): a validator still running then
+            # judged after the solver's end, whose own failure comes first. Where the supervisor
+            # could not tell (the validator's process unreadable), its words decide.
+            released = r.solver_output_released_first
+            solver_eof = released if released is not None else bool(ICPC_EOF_WORDS.search(message))
         d = decide_interactive(r, cpu_limit_ms=lim.cpu_ms, mem_kb=mem_kb, wall_ms=lim.wall_ms,
                                grace_ms=self.settings.grace_ms, interactor_message=message,
                                queries=queries, query_limit=query_limit, solver_eof=solver_eof,

@@ -339,3 +339,38 @@ def test_interactor_that_closes_its_output_sends_the_solver_eof(tmp_path, judge)
     reads_to_eof = "import sys\nprint(sum(int(x) for x in sys.stdin.read().split()), flush=True)\n"
     result = judge.judge(load_task(root), reads_to_eof, language="python")
     assert result.verdict is Verdict.OK, result.message
+
+
+# After one guess the solver closes its output, then ends in its own way: the ICPC tools let the
+# validator see that end of output only once the solver has exited, so the solver's own failure
+# comes first (BAPCtools' guess/run_time_error-* and time_limit_exceeded-guess_close_stdout). Each
+# was WA before: the validator saw end of input at once and rejected ("no guess").
+CLOSES_THEN = GUESSER.replace("        printf(\"%d\\n\", m); fflush(stdout);\n",
+                              "        printf(\"%d\\n\", m); fflush(stdout); fclose(stdout); THEN\n")
+
+
+@pytest.mark.parametrize("then, verdict", [
+    ("abort();", "RE"),
+    ("return 3;", "RE"),
+    ("return 0;", "WA"),  # a clean exit: the validator's rejection of the missing guesses stands
+    ("for (volatile long i = 0;; i++) {}", "TLE"),
+    ("sleep(100);", "IDLE"),  # a wall-clock stall here, the ICPC tools' TLE
+])
+def test_a_solver_that_closes_its_output_ends_first_under_the_contract(tmp_path, judge, then, verdict):
+    task = load_task(build_guess(tmp_path / "closes", [777]))
+    source = "#include <cstdlib>\n#include <unistd.h>\n" + CLOSES_THEN.replace("STRATEGY", "(lo + hi) / 2") \
+        .replace("EPILOGUE", "").replace("THEN", then)
+    r = judge.judge(task, source)
+    assert r.verdict.value == verdict, (r.verdict, r.message)
+
+
+def test_a_rejection_before_the_solver_ends_stands_under_the_contract(tmp_path, judge):
+    """Out of range: the validator rejects while the solver waits for a reply, then the solver
+    crashes on the input the validator closed. The validator's WA, never RE (5 runs: the exit
+    order of the two used to decide it)."""
+    task = load_task(build_guess(tmp_path / "range", [777]))
+    source = "#include <cstdlib>\n" + guesser("5000", epilogue="").replace(
+        'if (scanf("%15s", r) != 1) return 0;', 'if (scanf("%15s", r) != 1) abort();')
+    for _ in range(5):
+        r = judge.judge(task, source)
+        assert r.verdict is Verdict.WA and "out of range" in r.message, (r.verdict, r.message)

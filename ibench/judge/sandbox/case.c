@@ -146,6 +146,7 @@ static void parse_case_args(int argc, char **argv) {
         else if (strcmp(k, "--box") == 0) opt.box = 1;
         else if (strcmp(k, "--sockets") == 0) opt.sockets = 1;
         else if (strcmp(k, "--runtime-parks") == 0) opt.runtime_parks = 1;
+        else if (strcmp(k, "--hold-solver-output") == 0) opt.hold_output = 1;
         else if (strcmp(k, "--landlock") == 0) opt.landlock = 1;
         else if (strcmp(k, "--userns") == 0) opt.box = opt.userns = 1;
         else usage();
@@ -180,6 +181,8 @@ struct case_run {
     int errpipe[2], recpipe[2];
     int to_inter[2], to_solver[2];
     int pending_fd;                 /* the interactor's input, read-only for FIONREAD / POLLHUP */
+    int held_out;                   /* the solver's output, held open until the solver has ended */
+    int released_first;             /* at that release the interactor still ran: 1, 0, -1 unknown */
     long long prefill_bytes;
     const char *prefill_how;
     pid_t relay_pid, relay_pid_seen;
@@ -214,7 +217,8 @@ static void case_begin(struct case_run *c) {
     memset(c, 0, sizeof *c);
     c->recpipe[0] = c->recpipe[1] = -1;
     c->to_inter[0] = c->to_inter[1] = c->to_solver[0] = c->to_solver[1] = -1;
-    c->pending_fd = c->export_fd = c->mem_tfd = -1;
+    c->pending_fd = c->export_fd = c->mem_tfd = c->held_out = -1;
+    c->released_first = -1;
     c->rss_at_kill_kb = c->sol_cpu_at_inter_exit = -1;
     c->deadlock_after_us = -1;
     c->sol_runnable_at_kill = c->inter_runnable_at_kill = c->sol_exiting_at_inter_exit = -1;
@@ -265,6 +269,10 @@ static void start_interactor(struct case_run *c) {
     /* Only to measure what the solver wrote and its judge has not read yet (FIONREAD); closed as
      * soon as the interactor ends, so a solver writing after that still meets EPIPE. */
     c->pending_fd = fcntl(c->to_inter[0], F_DUPFD_CLOEXEC, 3);
+    /* The ICPC tools let a validator see the end of the solver's output only once the solver has
+     * exited (problemtools' interactive, BAPCtools' relay): the solver's own end comes first, and a
+     * crash after closing its output is its RE, not the validator's WA on end of input. */
+    if (opt.hold_output) c->held_out = fcntl(c->to_inter[1], F_DUPFD_CLOEXEC, 3);
     if (inter_out != c->to_solver[1]) close(inter_out);
     close(c->to_inter[0]);
     close(i_err);
@@ -540,6 +548,30 @@ static void on_reaped(struct case_run *c, pid_t p, int st, struct rusage *ru) {
     if (which == itr && !sol->done) on_interactor_exit(c, st);
 }
 
+/* Is a process under the interactor (the ICPC wrapper's validator) still running, not exiting?
+ * -1 when its children cannot be read. */
+static int interactor_child_running(pid_t pid) {
+    char cp[64], buf[4096];
+    snprintf(cp, sizeof cp, "/proc/%d/task/%d/children", pid, pid);
+    if (read_proc(cp, buf, sizeof buf) < 0) return -1;
+    for (char *q = buf; *q;) {
+        long child = strtol(q, &q, 10);
+        if (child > 0 && !proc_exiting((pid_t)child)) return 1;
+        while (*q == ' ' || *q == '\n') q++;
+    }
+    return 0;
+}
+
+/* The solver has ended: its output, held open until now, ends for the interactor. Whether the
+ * interactor (its validator) was still running decides whether its verdict can have followed
+ * that end: one that had already exited judged what it had read. */
+static void release_solver_output(struct case_run *c) {
+    if (c->held_out < 0) return;
+    c->released_first = !c->itr.pid || c->itr.done || proc_exiting(c->itr.pid) ? 0 : interactor_child_running(c->itr.pid);
+    close(c->held_out);
+    c->held_out = -1;
+}
+
 static void on_children(struct case_run *c) {
     struct signalfd_siginfo si;
     while (read(sfd, &si, sizeof si) > 0) {}
@@ -657,6 +689,7 @@ static void watch_case(struct case_run *c) {
         if ((pf[2].revents & (POLLIN | POLLHUP)) && !sol->done) take_record(sol, &c->first);
         if (pf[0].revents & POLLIN) on_children(c);
         if (pf[1].revents & POLLIN) on_wall_clock(c);
+        if (sol->done) release_solver_output(c);
     }
     c->end = now_us();
 }
@@ -741,6 +774,7 @@ static void close_case(struct case_run *c) {
     close(c->exe_fd);
     if (c->mem_tfd >= 0) close(c->mem_tfd);
     if (c->pending_fd >= 0) close(c->pending_fd);
+    if (c->held_out >= 0) close(c->held_out);
     if (en > 0) {
         errbuf[en] = 0;
         printf("setup_error=%s\n", errbuf);
@@ -769,6 +803,7 @@ static void report_case(struct case_run *c) {
     if (c->inter_runnable_at_kill >= 0) printf("interactor_runnable_at_kill=%d\n", c->inter_runnable_at_kill);
     if (c->sol_output_pending >= 0) printf("solver_output_pending=%d\n", c->sol_output_pending);
     if (c->sol_output_closed >= 0) printf("solver_output_closed_at_interactor_exit=%d\n", c->sol_output_closed);
+    if (opt.hold_output && c->released_first >= 0) printf("solver_output_released_first=%d\n", c->released_first);
     if (c->rss_at_kill_kb >= 0) printf("solver_rss_at_kill_kb=%lld\n", c->rss_at_kill_kb);
     if (c->sol_blocked_writing >= 0) printf("solver_blocked_writing=%d\n", c->sol_blocked_writing);
     if (c->prefill_how) printf("prefill=%s\nprefill_bytes=%lld\n", c->prefill_how, c->prefill_bytes);

@@ -49,6 +49,9 @@ class RunRequest:
     # The runtime's own threads park on futexes with timeouts (the JVM, Go): the deadlock look
     # then counts such a wait as blocked; otherwise a timed wait may wake and write
     runtime_parks: bool = False
+    # The solver's output ends for the interactor only once the solver has ended, as the ICPC
+    # tools relay it (the solver's own end comes first)
+    hold_solver_output: bool = False
     export: str | None = None  # a file of the solver's working dir to hand back (a compiler's output)
     export_to: Path | None = None  # where the judge receives it; must not exist yet
     box_kb: int | None = None  # size of each writable tmpfs of the box (default: fsize_kb)
@@ -114,6 +117,8 @@ class RunReport:
     solver_exiting_at_interactor_exit: bool | None = None  # had the solver begun to exit by then?
     # had the solver closed its output (the interactor's input had no writer left) by then?
     solver_output_closed_at_interactor_exit: bool | None = None
+    # held output (ICPC): the interactor was still running when the solver's end ended its input
+    solver_output_released_first: bool | None = None
     setup_error: str = ""
     sandbox: str = ""
     prefill: str = ""  # with a prefill: "direct" (written into the pipe) or "relay" (too big for it)
@@ -195,6 +200,7 @@ def parse_report(text: str, sandbox: str) -> RunReport:
         interactor_runnable_at_kill=flag("interactor_runnable_at_kill"),
         solver_exiting_at_interactor_exit=flag("solver_exiting_at_interactor_exit"),
         solver_output_closed_at_interactor_exit=flag("solver_output_closed_at_interactor_exit"),
+        solver_output_released_first=flag("solver_output_released_first"),
         setup_error=get("setup_error", ""),
         sandbox=sandbox,
         prefill=get("prefill", ""),

@@ -238,6 +238,8 @@ class Sandbox:
             args += ["--sockets"]
         if req.runtime_parks:
             args += ["--runtime-parks"]
+        if req.hold_solver_output:
+            args += ["--hold-solver-output"]
         if req.export is not None and req.export_to is not None:
             args += ["--export", req.export]
         args += self._slot_args(slot)

@@ -103,6 +103,7 @@ struct options {
     int box, userns, landlock;
     int sockets;                /* a runtime that needs AF_UNIX sockets (the JVM's socketpair at start) */
     int runtime_parks;          /* a runtime whose own threads park on timed futexes (the JVM, Go) */
+    int hold_output;            /* the interactor sees the solver's output end only after the solver's end (ICPC) */
     const char *bind_src[MAX_BINDS], *bind_dst[MAX_BINDS];
     int n_bind;
     const char *workdir;        /* the solver's working dir inside the box */
