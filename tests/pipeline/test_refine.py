@@ -108,8 +108,12 @@ def test_reference_refinement_follows_the_labels_and_extends_on_resume(ray_sessi
     assert (run_dir / "refine.csv").exists() and (run_dir / "plots" / "refine_rounds.png").exists()
     from ibench.results.wandb_sink import read_offline_run
 
-    offline = read_offline_run(sorted((run_dir / "wandb").glob("offline-run-*"))[-1])
-    logged = {k: v for h in offline["history"] for k, v in h.items()}
+    for _ in range(100):  # the run file is written by W&B's own process: it may lag the run's end
+        offline = read_offline_run(sorted((run_dir / "wandb").glob("offline-run-*"))[-1])
+        logged = {k: v for h in offline["history"] for k, v in h.items()}
+        if "study/refine_rounds/nrows" in logged:
+            break
+        time.sleep(0.1)
     assert logged["study/refine_rounds/nrows"] == 3 and logged["plots/refine_rounds/_type"] == "image-file"
 
     # The study report: Table 11's shape from the run, and Table 10's row once a plain run of the
