@@ -158,8 +158,9 @@ def _python2(name: str, text: str) -> bool:
 
 # Files of a submission folder that are sources of some language (judged by ibench or not): a
 # folder with two of them is a program of several files; anything else (.txt, data) is not compiled.
-SOURCE_SUFFIXES = frozenset({*BY_EXTENSION, *SOURCE_ALIASES, ".c", ".h", ".hpp", ".hh", ".java", ".kt", ".py",
-                             ".py3", ".py2", ".rs", ".cs", ".go", ".sh", ".js", ".rb", ".hs", ".ml", ".scala"})
+# (the judged languages' own extensions come from ibench/languages.py; these are the others)
+SOURCE_SUFFIXES = frozenset({*BY_EXTENSION, *SOURCE_ALIASES, ".c", ".h", ".hpp", ".hh", ".kt", ".py3", ".py2",
+                             ".rs", ".cs", ".sh", ".js", ".rb", ".hs", ".ml", ".scala"})
 _PY_IMPORT = re.compile(r"^\s*(?:from\s+\.?(\w+)|import\s+(\w+))", re.M)
 
 
