@@ -360,7 +360,9 @@ def _execute(jobs: list, settings: "JudgeSettings", workers: int, use_ray: bool)
         with ProcessPoolExecutor(max_workers=workers) as pool, \
                 ProcessPoolExecutor(max_workers=max(1, workers // 2)) as wall_pool:
             futures = {pool.submit(run_job, jobs[i], settings): i for i in working}
-            futures.update({wall_pool.submit(run_job, jobs[i], settings): i for i in waiting})
+            # unpinned: the working judges then take a CPU each (ibench.judge.sandbox.host.pick_cpu)
+            waiting_settings = dataclasses.replace(settings, pin_cpu=False)
+            futures.update({wall_pool.submit(run_job, jobs[i], waiting_settings): i for i in waiting})
             for future in as_completed(futures):
                 yield futures[future], future.result()
 
@@ -392,8 +394,9 @@ def _execute_ray(jobs: list, order: list[int], settings: "JudgeSettings",
 
 
 def validate_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = None, cases: int | None = None,
-                   jobs: int = 1, use_ray: bool = False, on_task=None) -> list[TaskValidation]:
-    """Validate ``tasks``; ``on_task(TaskValidation)`` is called as each task completes."""
+                   jobs: int = 1, use_ray: bool = False, on_task=None, on_job=None) -> list[TaskValidation]:
+    """Validate ``tasks``; ``on_task(TaskValidation)`` is called as each task completes,
+    ``on_job(done, total)`` as each job does (the longest start first, so tasks complete late)."""
     if settings is None:
         from ibench.judge import JudgeSettings
 
@@ -404,7 +407,9 @@ def validate_tasks(tasks: Sequence[Task], settings: "JudgeSettings | None" = Non
         remaining[job.task.task_id] += 1
     done: dict[str, list[tuple[int, list[Row]]]] = defaultdict(list)
     results: dict[str, TaskValidation] = {}
-    for index, rows in _execute(planned, settings, jobs, use_ray):
+    for finished, (index, rows) in enumerate(_execute(planned, settings, jobs, use_ray), start=1):
+        if on_job:
+            on_job(finished, len(planned))
         task = planned[index].task
         done[task.task_id].append((index, rows))
         remaining[task.task_id] -= 1
@@ -488,7 +493,7 @@ def run_from_args(args: argparse.Namespace) -> int:
         use_ray = False
     try:
         results = validate_tasks(tasks, cases=args.cases, jobs=args.jobs, use_ray=use_ray,
-                                 on_task=lambda r: print_task(console, r))
+                                 on_task=lambda r: print_task(console, r), on_job=_progress_printer())
     except ValueError as e:
         console.print(f"validate: {e}", markup=False)
         return 2
@@ -498,6 +503,21 @@ def run_from_args(args: argparse.Namespace) -> int:
     if getattr(args, "probe", False):
         ok = _probe(console, tasks, args.jobs) and ok
     return 0 if ok else 1
+
+
+def _progress_printer(every_s: float = 10.0):
+    """A line on stderr at most every ``every_s`` (and at the end): jobs done of all, elapsed."""
+    import time
+
+    started = time.monotonic()
+    last = [started]
+
+    def show(done: int, total: int) -> None:
+        now = time.monotonic()
+        if done == total or now - last[0] >= every_s:
+            last[0] = now
+            print(f"validate: {done} of {total} jobs done, {now - started:.0f} s", file=sys.stderr, flush=True)
+    return show
 
 
 def _agreement(console, results: list[TaskValidation], folder: Path) -> None:

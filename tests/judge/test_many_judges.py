@@ -78,3 +78,34 @@ def test_two_judges_side_by_side_keep_every_verdict(tmp_path):
         assert set(rows) == set(sols), err[-2000:]
         got = {name: row["verdict"] for name, row in rows.items()}
         assert got == {"spin.cpp": "TLE", "ok1.cpp": "OK", "ok2.cpp": "OK"}, (got, rows)
+
+
+def test_a_full_node_spreads_pinned_judges_over_its_cpus(tmp_path, monkeypatch):
+    """Three judges on two CPUs, the one holding slot 1 not pinned (validate's lane of stalling
+    probes): slots 0 and 2 pin to different CPUs. By index they both took CPU 0, and the two busy
+    judges shared one core while the other idled."""
+    import fcntl
+    from types import SimpleNamespace
+
+    from ibench.judge.sandbox.host import pick_cpu, record_cpu
+
+    monkeypatch.setenv("IBENCH_RUNTIME_DIR", str(tmp_path))
+    (tmp_path / "locks").mkdir()
+    slots = []
+    for i in range(3):
+        fd = os.open(tmp_path / "locks" / f"slot{i}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held, as a judge holds its slot
+        slots.append(SimpleNamespace(index=i, _lock_fd=fd))
+    try:
+        record_cpu(slots[1], -1)  # held, not pinned
+        first = pick_cpu(slots[0], [0, 1])
+        third = pick_cpu(slots[2], [0, 1])
+        assert {first, third} == {0, 1}, (first, third)
+        # a slot whose judge has ended no longer counts: its choice is stale
+        os.close(slots[0]._lock_fd)
+        slots[0]._lock_fd = -1
+        assert pick_cpu(slots[2], [0, 1]) == 0  # ties go to index modulo the CPUs
+    finally:
+        for s in slots:
+            if s._lock_fd >= 0:
+                os.close(s._lock_fd)

@@ -377,6 +377,53 @@ def busy_slots(enough: int) -> int:
     return busy
 
 
+def pick_cpu(slot: "Slot", cpus: list[int]) -> int:
+    """The CPU a full node's slot pins its cases to: of ``cpus``, the one the fewest other held
+    slots are pinned to (each slot writes its choice into its own lock file), the slot's index
+    modulo the CPUs breaking ties. By index alone, slots 0 and 2 of three judges on two CPUs
+    shared one CPU while the other served a judge that mostly waited (validate's stalling
+    probes), so the busy judges ran on one core."""
+    locks = runtime_dir() / "locks"
+    taken: dict[int, int] = {}
+    guard = os.open(locks / "cpus.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        fcntl.flock(guard, fcntl.LOCK_EX)  # one chooser at a time: judges start together
+        for i in range(MAX_SLOTS):
+            if i == slot.index:
+                continue
+            try:
+                fd = os.open(locks / f"slot{i}.lock", os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                break  # slots are taken lowest first: none was ever made past here
+            try:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    continue  # not held: what it says is an ended judge's choice
+                except OSError:
+                    pass
+                text = os.pread(fd, 32, 0).decode(errors="replace")
+                if text.startswith("cpu="):
+                    cpu = int(text[4:].split()[0]) if text[4:].split() else -1
+                    taken[cpu] = taken.get(cpu, 0) + 1
+            except ValueError:
+                pass
+            finally:
+                os.close(fd)
+        preferred = cpus[slot.index % len(cpus)]
+        chosen = min(cpus, key=lambda c: (taken.get(c, 0), c != preferred, c))
+        record_cpu(slot, chosen)
+        return chosen
+    finally:
+        os.close(guard)
+
+
+def record_cpu(slot: "Slot", cpu: int) -> None:
+    """Write the CPU this slot pins to (-1: none) into its lock file, for pick_cpu's count."""
+    if slot._lock_fd >= 0:
+        data = f"cpu={cpu}\n".encode().ljust(16)
+        os.pwrite(slot._lock_fd, data, 0)
+
+
 # As root a slot's uid (SLOT_UID_BASE + index) and cgroups (.../ibench/slotN) are the host's,
 # whatever IBENCH_RUNTIME_DIR says: every root judge claims them here too, so two judges with
 # different runtime dirs (two installs, a test run beside an evaluation) never share one.

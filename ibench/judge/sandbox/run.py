@@ -11,7 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from .host import Isolation, Slot, acquire_slot, busy_slots, detect_isolation, runtime_binds, slot_case_files
+from .host import (Isolation, Slot, acquire_slot, busy_slots, detect_isolation, pick_cpu, record_cpu, runtime_binds,
+                   slot_case_files)
 from .messages import RunReport, RunRequest, parse_report
 
 SUPERVISOR_SRC = Path(__file__).with_name("supervisor.c")
@@ -51,6 +52,7 @@ class Sandbox:
         self.pin_cpu = pin_cpu
         self._net_epoch = next(_EPOCHS)
         self._cpu: int | None = None
+        self._pinned: int | None = None  # the CPU chosen for this slot while the node is full
         self._fixed: tuple[tuple[int, int, str], list[str]] | None = None
         self._payloads: dict[tuple, bytes] = {}
 
@@ -61,7 +63,7 @@ class Sandbox:
         self._cpu = None
 
     def case_cpu(self) -> int:
-        """The CPU this sample's runs use (slot index modulo the CPUs this process may use), or
+        """The CPU this sample's runs use (the one the fewest other judges' slots use), or
         -1 for all of them. One CPU when the host's judge slots are as many as its CPUs (a full
         node: a judge that claims one CPU uses one, solver and interactor trade a core, and
         judges side by side do not slow each other); all of them below that, so an idle
@@ -69,7 +71,16 @@ class Sandbox:
         if self._cpu is None:
             cpus = sorted(os.sched_getaffinity(0))
             full = self.pin_cpu and len(cpus) > 1 and _busy_slots_recently(len(cpus)) >= len(cpus)
-            self._cpu = cpus[self.slot().index % len(cpus)] if full else -1
+            if not full:
+                if self._pinned is not None:
+                    record_cpu(self.slot(), -1)
+                self._pinned = None
+                self._cpu = -1
+            else:
+                # chosen once while the node stays full: the CPU the fewest other slots use
+                if self._pinned is None or self._pinned not in cpus:
+                    self._pinned = pick_cpu(self.slot(), cpus)
+                self._cpu = self._pinned
         return self._cpu
 
     @property
