@@ -165,5 +165,8 @@ static long now_us(void) {
 #include "spawn.c"
 #include "proc.c"
 #include "stall.h"
+#include "options.c"
 #include "case.c"
+#include "watch.c"
+#include "report.c"
 #include "server.c"
