@@ -129,11 +129,7 @@ def test_after_its_output_ends_the_solvers_own_end_decides(body, verdict):
 # a futex with a timeout) while the main thread already blocks reading the reply: for 400 ms
 # both sides read, yet the worker's clock will end it. Not a deadlock (it was IDLE within 60 ms
 # while every futex wait counted as blocked).
-WORKER_WRITES_LATER = r"""
-#include <bits/stdc++.h>
-using namespace std;
-int main() {
-    mutex mu;
+WORKER_WRITES_LATER = solver().replace("    int lo = 1, hi = 1000;\n", """    mutex mu;
     condition_variable cv;
     thread worker([&] {
         unique_lock<mutex> l(mu);
@@ -145,16 +141,7 @@ int main() {
     worker.join();
     int lo = 1, hi = 1000;
     if (r0 == "=") lo = hi = 500; else if (r0 == "<") lo = 501; else hi = 499;
-    while (lo < hi) {
-        int m = (lo + hi) / 2;
-        cout << "? " << m << endl;
-        string r; cin >> r;
-        if (r == "=") { lo = hi = m; break; }
-        if (r == "<") lo = m + 1; else hi = m - 1;
-    }
-    cout << "! " << lo << endl;
-}
-"""
+""")
 
 
 def test_a_worker_in_a_timed_wait_is_not_a_deadlock():
