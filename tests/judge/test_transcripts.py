@@ -266,6 +266,7 @@ def test_the_default_bound_keeps_existing_judge_keys():
     before.pop("transcript_bytes")
     before.pop("variant")
     before.pop("static_link")  # added later too, keyed only when off its default
+    before.pop("interactor_wall_s")  # likewise
     assert key(JudgeSettings()) == fingerprint(before)
     assert key(JudgeSettings(transcript_bytes=1 << 20)) != key(JudgeSettings())
 
