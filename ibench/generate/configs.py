@@ -69,3 +69,15 @@ class VLLMModelConfig(ModelConfig):
     placement_timeout_s: float = role(EXECUTION, 1800.0)
     max_restarts: int = role(EXECUTION, 1)
     max_task_retries: int = role(EXECUTION, 2)
+
+
+def plain_mapping(node: Any) -> dict:
+    """A model config's mapping field (headers, extra_body, engine_kwargs) as a plain dict,
+    resolved; {} when unset."""
+    if node is None:
+        return {}
+    from omegaconf import OmegaConf
+
+    if OmegaConf.is_config(node):
+        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
+    return dict(node)

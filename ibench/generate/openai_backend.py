@@ -22,6 +22,7 @@ from typing import Any, Iterable, Iterator
 import httpx
 
 from .base import Backend, Completion, GenerationRequest, SamplingSettings
+from .configs import plain_mapping
 
 log = logging.getLogger(__name__)
 
@@ -251,28 +252,20 @@ class OpenAIBackend(Backend):
                 "budget_field": self.budget_field, "max_tokens_field": self.max_tokens_field}
 
 
-def _plain(node: Any) -> dict:
-    if node is None:
-        return {}
-    from omegaconf import OmegaConf
-
-    if OmegaConf.is_config(node):
-        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
-    return dict(node)
 
 
 def probe_endpoint(model: Any, key: str | None, timeout_s: float = 30.0) -> str | None:
     """One chat-completion request of one token to the model config's endpoint; a message naming
     the URL and the HTTP status when it fails, None when it succeeds."""
     url = str(model.base_url).rstrip("/") + "/chat/completions"
-    headers = {"Content-Type": "application/json", **_plain(model.get("headers"))}
+    headers = {"Content-Type": "application/json", **plain_mapping(model.get("headers"))}
     if key:
         headers["Authorization"] = f"Bearer {key}"
     body: dict[str, Any] = {"model": model.model, "messages": [{"role": "user", "content": "Reply with OK."}],
                             str(model.get("max_tokens_field") or "max_tokens"): 1, "temperature": 0.0}
     if model.get("send_seed", True):
         body["seed"] = 0
-    body.update(_plain(model.get("extra_body")))
+    body.update(plain_mapping(model.get("extra_body")))
     hint = "; model.preflight=false skips this check"
     try:
         with httpx.Client(timeout=timeout_s) as client:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .configs import plain_mapping
+
 OFFLINE_VALUES = ("1", "true", "yes", "on")
 
 
@@ -196,14 +198,6 @@ def gpus_available(cluster: Any) -> tuple[float | None, str]:
     return 0.0, "this machine (no nvidia-smi)"
 
 
-def _plain(node: Any) -> dict:
-    if node is None:
-        return {}
-    from omegaconf import OmegaConf
-
-    if OmegaConf.is_config(node):
-        return dict(OmegaConf.to_container(node, resolve=True))  # type: ignore[arg-type]
-    return dict(node)
 
 
 def replica_problems(model: Any, cluster: Any) -> list[str]:
@@ -212,7 +206,7 @@ def replica_problems(model: Any, cluster: Any) -> list[str]:
     replica's GPUs."""
     out: list[str] = []
     if str(model.get("engine_module", "vllm")) == "vllm":  # a stand-in engine (tests) loads no weights
-        problem = weights_problem(str(model.model), _plain(model.get("engine_kwargs")))
+        problem = weights_problem(str(model.model), plain_mapping(model.get("engine_kwargs")))
         if problem:
             out.append(problem)
     tp, pp = int(model.tensor_parallel_size), int(model.get("pipeline_parallel_size", 1))
