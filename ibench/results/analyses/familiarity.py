@@ -126,7 +126,16 @@ def vllm_logprobs(llm: Any, sampling_params: Any = None) -> Callable[[str], list
     def ask_all(texts: Sequence[str]) -> list[list[float]]:  # one batch: the engine schedules them together
         return [read(out) for out in llm.generate(list(texts), sampling_params, use_tqdm=False)]
 
+    def close() -> None:
+        # Stop the engine's processes while the interpreter is whole: left to exit-time finalizers,
+        # vLLM's engine monitor thread runs its clean-up during interpreter shutdown and the process
+        # can abort ("terminate called without an active exception", exit -6) after its report.
+        core = getattr(getattr(llm, "llm_engine", None), "engine_core", None)
+        if core is not None and hasattr(core, "shutdown"):
+            core.shutdown()
+
     ask.many = ask_all  # type: ignore[attr-defined]
+    ask.close = close  # type: ignore[attr-defined]
     return ask
 
 
@@ -285,7 +294,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                                               for r in csv.DictReader(open(stored))]
         else:
             backend, ask = backend_from_run(run, args)
-            measured = collect(run, ask, backend)
+            try:
+                measured = collect(run, ask, backend)
+            finally:
+                getattr(ask, "close", lambda: None)()
             write_csv(measured, stored)
         files = analyse(run, measured, Path(args.out) if args.out else run.log.run_dir / "familiarity_report", con,
                         not args.no_figures)
