@@ -52,6 +52,23 @@ def test_judges_with_different_runtime_dirs_get_different_slots():
             shutil.rmtree(d, ignore_errors=True)
 
 
+def test_a_new_holder_clears_the_last_holders_cpu(tmp_path):
+    """A lock file keeps what its last holder pinned to; a new holder that has not chosen yet (or
+    never pins: validate's unpinned lane) must not be counted on that CPU, or pick_cpu sends
+    the working judges to the other one (both of a 2-CPU node's on CPU 0, each at half speed)."""
+    (tmp_path / "locks").mkdir()
+    for i in range(16):  # whichever index the host lets this runtime dir take
+        (tmp_path / "locks" / f"slot{i}.lock").write_bytes(b"cpu=1\n".ljust(16))
+    env = {**os.environ, "IBENCH_RUNTIME_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen([sys.executable, "-c", HOLD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        index = p.stdout.readline().split()[0]  # type: ignore[union-attr]
+        record = (tmp_path / "locks" / f"slot{index}.lock").read_bytes()
+        assert record.startswith(b"cpu=-1"), record
+    finally:
+        p.communicate(timeout=30)
+
+
 def test_two_judges_side_by_side_keep_every_verdict(tmp_path):
     base = public_dir("ibench-many-")
     task = build_guess_task(base)

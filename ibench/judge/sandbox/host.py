@@ -378,7 +378,7 @@ def busy_slots(enough: int) -> int:
 
 
 def pick_cpu(slot: "Slot", cpus: list[int]) -> int:
-    """The CPU a full node's slot pins its cases to: of ``cpus``, the one the fewest other held
+    """The CPU a slot pins its samples to: of ``cpus``, the one the fewest other held
     slots are pinned to (each slot writes its choice into its own lock file), the slot's index
     modulo the CPUs breaking ties. By index alone, slots 0 and 2 of three judges on two CPUs
     shared one CPU while the other served a judge that mostly waited (validate's stalling
@@ -469,6 +469,10 @@ def acquire_slot(iso: Isolation) -> Slot:
         # As root the solver is never root, whatever the mode: the slot's own unprivileged uid.
         slot = Slot(i, SLOT_UID_BASE + i if os.geteuid() == 0 else os.geteuid(),
                     base / f"slot{i}", base / f"slot{i}-sbx", _lock_fd=fd, _claim_fd=claim)
+        # A held lock file's record is its holder's CPU for pick_cpu: the last holder's choice
+        # stays in the file, and read as this holder's (an unpinned validate lane's, say) it
+        # sent both of a 2-CPU node's working judges to the other CPU, each at half speed.
+        record_cpu(slot, -1)
         for d in (slot.work, slot.scratch):
             d.mkdir(mode=0o700, exist_ok=True)
             _own(d)

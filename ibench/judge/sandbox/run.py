@@ -52,7 +52,8 @@ class Sandbox:
         self.pin_cpu = pin_cpu
         self._net_epoch = next(_EPOCHS)
         self._cpu: int | None = None
-        self._pinned: int | None = None  # the CPU chosen for this slot while the node is full
+        self._pinned: int | None = None  # the CPU chosen for this slot while it pins
+        self._one_cpu = False  # the next runs trade many lines: solver and interactor on one CPU
         self._fixed: tuple[tuple[int, int, str], list[str]] | None = None
         self._payloads: dict[tuple, bytes] = {}
 
@@ -61,23 +62,41 @@ class Sandbox:
         network namespace and a box of its own (made once, shared by the sample's runs)."""
         self._net_epoch = next(_EPOCHS)
         self._cpu = None
+        self._one_cpu = False
+
+    @property
+    def one_cpu(self) -> bool:
+        return self._one_cpu
+
+    @one_cpu.setter
+    def one_cpu(self, chatty: bool) -> None:
+        """Whether the next runs trade so many lines that solver and interactor should share a CPU
+        whatever the node's load (set by the interactive grader from the queries it has seen)."""
+        if chatty != self._one_cpu:
+            self._one_cpu = chatty
+            self._cpu = None  # placed again from the next run on
 
     def case_cpu(self) -> int:
-        """The CPU this sample's runs use (the one the fewest other judges' slots use), or
-        -1 for all of them. One CPU when the host's judge slots are as many as its CPUs (a full
-        node: a judge that claims one CPU uses one, solver and interactor trade a core, and
-        judges side by side do not slow each other); all of them below that, so an idle
-        machine starts the interactor and the solver side by side. Decided once per sample."""
+        """The CPU these runs use (the one the fewest other judges' slots use), or -1 for all of
+        them. One CPU on a full node (the host's judge slots as many as its CPUs: a judge that
+        claims one CPU uses one, solver and interactor trade a core, and judges side by side do
+        not slow each other) and for a chatty sample (``one_cpu``: a line between two CPUs costs
+        a cross-CPU wake-up, 92 us a round trip on this 2-vCPU VM against 7 us on one CPU,
+        ``bench_judge.py --round-trips``; guess-the-number's 40 cases of ~1,000 queries took
+        2.3 s placed by the scheduler and 0.37 s on one CPU). All of them otherwise, so that a
+        short exchange starts the interactor and the solver side by side (about 1 ms a case
+        less than one after the other on one CPU, ``bench_judge.py --both``)."""
         if self._cpu is None:
             cpus = sorted(os.sched_getaffinity(0))
-            full = self.pin_cpu and len(cpus) > 1 and _busy_slots_recently(len(cpus)) >= len(cpus)
-            if not full:
+            pin = self.pin_cpu and len(cpus) > 1 and (
+                self._one_cpu or _busy_slots_recently(len(cpus)) >= len(cpus))
+            if not pin:
                 if self._pinned is not None:
                     record_cpu(self.slot(), -1)
                 self._pinned = None
                 self._cpu = -1
             else:
-                # chosen once while the node stays full: the CPU the fewest other slots use
+                # chosen once while this slot pins: the CPU the fewest other slots use
                 if self._pinned is None or self._pinned not in cpus:
                     self._pinned = pick_cpu(self.slot(), cpus)
                 self._cpu = self._pinned
