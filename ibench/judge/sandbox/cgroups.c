@@ -99,12 +99,16 @@ static long long read_key(const char *dir, const char *name, const char *key) {
 }
 
 /* Kill every process listed in a cgroup but `keep` until none is left (a fork bomb keeps
- * adding some). */
+ * adding some). The list is read through a fresh descriptor each round, never a kept one: cgroup
+ * v1 keeps a cgroup.procs list per open file until a second passes without a read, so a kept
+ * descriptor read every case showed the same old list for as long as cases came (stop 37: a
+ * replaced box's init, reaped long before, "listed" through a whole sample; each case then spent
+ * the 200 rounds, ~225 ms, killing it, and a process started since was never seen at all). */
 static void kill_cgroup_but(const char *dir, pid_t keep) {
     if (!dir) return;
     for (int round = 0; round < 200; round++) {
         char buf[65536];
-        if (ctl_read(dir, "cgroup.procs", buf, sizeof buf) < 0) return;
+        if (read_file(dir, "cgroup.procs", buf, sizeof buf) < 0) return;
         int others = 0;
         for (char *p = buf; *p;) {
             long pid = strtol(p, &p, 10);
