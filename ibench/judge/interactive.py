@@ -206,7 +206,7 @@ def check_interactor_output(checker: Path, case: Case, tout: Path, memory_mb: in
 
 # Queries in one case from which a task's samples run solver and interactor on one CPU: about
 # where one CPU's start-up one after the other (~1 ms a case) costs less than the cross-CPU
-# wake-ups it saves (~30-85 us a round trip on a 2-vCPU VM; Sandbox.case_cpu).
+# wake-ups it saves (~30-90 us a round trip on a 2-vCPU VM at stop 37; Sandbox.case_cpu).
 CHATTY_QUERIES = 32
 
 

@@ -81,7 +81,7 @@ class Sandbox:
         them. One CPU on a full node (the host's judge slots as many as its CPUs: a judge that
         claims one CPU uses one, solver and interactor trade a core, and judges side by side do
         not slow each other) and for a chatty sample (``one_cpu``: a line between two CPUs costs
-        a cross-CPU wake-up, 92 us a round trip on this 2-vCPU VM against 7 us on one CPU,
+        a cross-CPU wake-up, 92 us a round trip on a 2-vCPU VM at stop 37 against 7 us on one CPU,
         ``bench_judge.py --round-trips``; guess-the-number's 40 cases of ~1,000 queries took
         2.3 s placed by the scheduler and 0.37 s on one CPU). All of them otherwise, so that a
         short exchange starts the interactor and the solver side by side (about 1 ms a case
