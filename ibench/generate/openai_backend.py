@@ -252,8 +252,6 @@ class OpenAIBackend(Backend):
                 "budget_field": self.budget_field, "max_tokens_field": self.max_tokens_field}
 
 
-
-
 def probe_endpoint(model: Any, key: str | None, timeout_s: float = 30.0) -> str | None:
     """One chat-completion request of one token to the model config's endpoint; a message naming
     the URL and the HTTP status when it fails, None when it succeeds."""

@@ -198,8 +198,6 @@ def gpus_available(cluster: Any) -> tuple[float | None, str]:
     return 0.0, "this machine (no nvidia-smi)"
 
 
-
-
 def replica_problems(model: Any, cluster: Any) -> list[str]:
     """The weights are on this node, and the GPUs hold the replica: in a Slurm job, the GPUs it
     asked for divide as TP × PP (:func:`layout_problems`); elsewhere this machine has one
