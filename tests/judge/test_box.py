@@ -405,6 +405,29 @@ def test_a_tampered_cache_entry_is_rebuilt_not_run(tmp_path):
         shutil.rmtree(base, ignore_errors=True)
 
 
+def test_a_cache_entry_changed_after_its_check_is_checked_again(tmp_path):
+    """A judge remembers which entries it has hashed (by the file's identity), so a program
+    judged again is not hashed again; a write to the file in place, even one that keeps its
+    size and sets its modification time back, is seen and the entry rebuilt."""
+    base = Path(tempfile.mkdtemp(prefix="ibench-cache-"))
+    try:
+        task = load_task(build_guess_task(base))
+        judge = Judge(JudgeSettings(cache_dir=str(tmp_path / "cache")))
+        first = judge.judge(task, solver("/* in place */"))
+        assert first.verdict.value == "OK" and not first.compile.cached
+        assert judge.judge(task, solver("/* in place */")).compile.cached  # checked, remembered
+        (binary,) = judge.cache._verified
+        st = binary.stat()
+        data = bytearray(binary.read_bytes())
+        data[-1] ^= 0xFF  # same size, other bytes
+        binary.write_bytes(bytes(data))
+        os.utime(binary, ns=(st.st_atime_ns, st.st_mtime_ns))
+        again = judge.judge(task, solver("/* in place */"))
+        assert again.verdict.value == "OK" and not again.compile.cached, again
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def test_required_isolation_refuses_a_host_without_a_box():
     with pytest.raises(IsolationError, match="require_isolation"):
         Judge(JudgeSettings(isolation="rlimit", require_isolation=True))

@@ -358,6 +358,12 @@ class CompileCache:
     def __init__(self, root: Path):
         self.root = root / "bin"
         self.root.mkdir(parents=True, exist_ok=True)
+        # binary -> (its stat identity, the digest it was found to match). Hashing a 2 MB binary
+        # on every lookup was half the Python cost of judging an already-compiled program (the
+        # RL service sees the same source again and again); any write to the file or a file put
+        # in its place changes the identity (the change time cannot be set back), so the file is
+        # hashed again then.
+        self._verified: dict[Path, tuple[tuple, str]] = {}
 
     def _paths(self, key: str) -> tuple[Path, Path]:
         d = self.root / key[:2]
@@ -369,11 +375,23 @@ class CompileCache:
             info = json.loads(meta.read_text())
         except (OSError, ValueError):
             return None, None
-        if info.get("ok") and (info.get("sha256") is None or file_digest(binary) != info["sha256"]):
+        if info.get("ok") and not self._matches(binary, info.get("sha256")):
             return None, None
         if not info.get("ok") and not str(info.get("message", "")).strip():
             return None, None  # a failure without the compiler's words (cached by an older judge): build again
         return (binary if info.get("ok") else None), info
+
+    def _matches(self, binary: Path, sha256: str | None) -> bool:
+        if sha256 is None:
+            return False
+        before = _identity(binary)
+        if before is not None and self._verified.get(binary) == (before, sha256):
+            return True
+        if file_digest(binary) != sha256:
+            return False
+        if before is not None and _identity(binary) == before:  # unchanged while it was read
+            self._verified[binary] = (before, sha256)
+        return True
 
     def store(self, key: str, built: Path | None, info: dict) -> Path | None:
         binary, meta = self._paths(key)
@@ -389,6 +407,14 @@ class CompileCache:
         tmp_meta.write_text(json.dumps(info))
         os.replace(tmp_meta, meta)
         return binary if built is not None else None
+
+
+def _identity(path: Path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 
 def file_digest(path: Path) -> str | None:
