@@ -42,15 +42,31 @@ def compose(overrides: list[str]) -> ServeSettings:
     return settings
 
 
-def local_ray_env(settings: ServeSettings) -> None:
-    """A local Ray started here runs its workers (Serve's proxy, controller, gateway, replicas)
-    at ``serve.judge_nice`` instead of Ray's 15: at 15 the HTTP proxy and the gateway wait
-    behind every other job on a busy node while the replicas idle for the next chunk. A cluster
-    joined with ``serve.address`` keeps what its ``ray start`` was given (RAY_worker_niceness)."""
+# Ray Serve's own throughput mode (ray/serve/_private/constants.py): gRPC from the gateway to the
+# replicas instead of Ray actor calls, user code and the router on the replica's main event loop,
+# buffered request logs, the garbage collector frozen after start-up. Its direct ingress is left
+# off: it moves the HTTP port to one Serve allocates and holds shutdown for its drain period.
+# Measured with scripts/bench_serve.py (docs/SERVE.md, "Throughput").
+SERVE_THROUGHPUT_ENV = {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_DIRECT_INGRESS": "0"}
+
+
+def local_ray_env(settings: ServeSettings) -> dict[str, str]:
+    """The environment a local Ray started here gives its workers (Serve's proxy, controller,
+    gateway, replicas): Serve's throughput mode (``serve.throughput_mode``), and niceness
+    ``serve.judge_nice`` instead of Ray's 15, at which the HTTP proxy and the gateway wait behind
+    every other job on a busy node while the replicas idle for the next chunk. A cluster joined
+    with ``serve.address`` keeps what its ``ray start`` was given (the same variables; docs/SERVE.md).
+    Returns what it set (a variable already in the environment is left as it is)."""
     import os
 
-    if settings.address is None and settings.judge_nice is not None:
-        os.environ.setdefault("RAY_worker_niceness", str(settings.judge_nice))
+    if settings.address is not None:
+        return {}
+    wanted = dict(SERVE_THROUGHPUT_ENV) if settings.throughput_mode else {}
+    if settings.judge_nice is not None:
+        wanted["RAY_worker_niceness"] = str(settings.judge_nice)
+    set_here = {k: v for k, v in wanted.items() if k not in os.environ}
+    os.environ.update(set_here)
+    return set_here
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,6 +19,19 @@ from .runcode import run_code
 from .settings import RewardSettings, ServeSettings
 
 
+INLINE_SEEN_MAX = 1024  # inline tasks remembered as sent (then forgotten all at once)
+
+
+def _freeze(value):
+    """A request's JSON value as a hashable one (dicts by sorted keys, lists as tuples); the
+    type is kept beside each scalar, so 1, 1.0 and true stay apart as JSON has them."""
+    if isinstance(value, dict):
+        return ("{", tuple(sorted((k, _freeze(v)) for k, v in value.items())))
+    if isinstance(value, list):
+        return ("[", tuple(_freeze(v) for v in value))
+    return (type(value).__name__, value)
+
+
 class SubmissionError(ValueError):
     """A submission the service cannot judge (an unknown task, language): a 4xx, not a verdict."""
 
@@ -72,6 +85,10 @@ class JudgeCore:
         self.inline_dir = Path(settings.inline_dir) if settings.inline_dir else \
             default_cache_dir(settings.judge.cache_dir) / "inline"
         self._inline: dict[str, Task] = {}
+        # an inline task as the request carried it -> its Task: a GRPO-style batch sends one task
+        # with every rollout, and checking and hashing it each time was a fifth of a replica's
+        # Python per submission. Equal frozen values are equal JSON, so they validate alike.
+        self._inline_seen: dict[tuple, Task] = {}
 
     def judge_for(self, all_cases: bool, variant: str, cases: int | None) -> Judge:
         key = (all_cases, variant, cases)
@@ -89,21 +106,27 @@ class JudgeCore:
                 raise SubmissionError(f"unknown task {ref!r}; this service loaded: {known}"
                                       + (" ..." if len(self.tasks) > 20 else ""))
             return self.tasks[ref]
+        seen = _freeze(ref)
+        if seen in self._inline_seen:
+            return self._inline_seen[seen]
         from pydantic import ValidationError
 
         from .inline import digest
         from .schema import InlineTask
 
         try:
-            ref = InlineTask.model_validate(ref).model_dump()  # defaults filled: one digest per task
+            spec = InlineTask.model_validate(ref).model_dump()  # defaults filled: one digest per task
         except ValidationError as e:
             raise SubmissionError(f"inline task: {e}") from None
-        key = digest(ref)
+        key = digest(spec)
         if key not in self._inline:
             try:
-                self._inline[key] = inline_task(ref, self.inline_dir, self.settings.allow_inline_programs)
+                self._inline[key] = inline_task(spec, self.inline_dir, self.settings.allow_inline_programs)
             except InlineTaskError as e:
                 raise SubmissionError(str(e)) from None
+        if len(self._inline_seen) >= INLINE_SEEN_MAX:
+            self._inline_seen.clear()
+        self._inline_seen[seen] = self._inline[key]
         return self._inline[key]
 
     def check(self, sub: dict) -> None:

@@ -85,6 +85,8 @@ class ServeSettings:
     # sent in chunks of up to `chunk` submissions (fewer calls; spread over every replica).
     replica_queue: int = 4
     chunk: int = 16
+    # a local Ray's workers in Ray Serve's throughput mode (__main__.SERVE_THROUGHPUT_ENV)
+    throughput_mode: bool = True
     judge_nice: int | None = 0  # a replica's niceness (Ray starts workers at 15); null: leave Ray's
     retries: int = 2  # a submission whose replica died is sent again (answered exactly once)
     rejudge_se: int = 1  # a judge error (SE) is judged again this many times

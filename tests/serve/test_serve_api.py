@@ -7,6 +7,7 @@ Retry-After), metrics, and the verl reward module scoring an interactive task.""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -52,6 +53,9 @@ def service(tmp_path_factory):
     assert settings.problems() == []
     if ray.is_initialized():  # an earlier module's local Ray (tests/pipeline's session one): Serve gets its own
         ray.shutdown()
+    from ibench.serve.__main__ import local_ray_env
+
+    set_here = local_ray_env(settings)  # the workers' environment python -m ibench.serve gives them
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         serve.start(http_options={"host": "127.0.0.1", "port": port})
@@ -61,6 +65,8 @@ def service(tmp_path_factory):
     finally:
         serve.shutdown()
         ray.shutdown()
+        for name in set_here:  # later modules start their own Ray
+            os.environ.pop(name, None)
 
 
 def _judge(client, subs, **opts):

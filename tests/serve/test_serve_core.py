@@ -3,6 +3,7 @@ config, the metrics' text, inline tasks refused or written once, the application
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -108,6 +109,50 @@ def test_an_allowed_inline_interactive_task_is_judged_by_its_interactor(tmp_path
     assert (ok["verdict"], ok["reward"], ok["queries"], ok["query_limit"]) == ("OK", 1.0, 12, 13)
     qle = core.judge({"task": spec, "source": (guess / "solutions" / "qle_linear_scan.cpp").read_text()}, {})
     assert qle["verdict"] == "QLE" and qle["max_query_ratio"] > 1.0 and qle["reward"] == 0.0
+
+
+def test_a_local_ray_gets_serves_throughput_mode_and_a_joined_cluster_is_left_alone(monkeypatch):
+    from ibench.serve.__main__ import SERVE_THROUGHPUT_ENV, local_ray_env
+
+    for name in [*SERVE_THROUGHPUT_ENV, "RAY_worker_niceness"]:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RAY_SERVE_ENABLE_DIRECT_INGRESS", "1")  # the operator's own choice stays
+    assert local_ray_env(ServeSettings(address="auto")) == {}
+    set_here = local_ray_env(ServeSettings())
+    assert set_here == {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_worker_niceness": "0"}
+    assert os.environ["RAY_SERVE_ENABLE_DIRECT_INGRESS"] == "1"
+    monkeypatch.delenv("RAY_SERVE_THROUGHPUT_OPTIMIZED")
+    monkeypatch.delenv("RAY_worker_niceness")
+    assert local_ray_env(ServeSettings(throughput_mode=False, judge_nice=None)) == {}
+
+
+def test_an_inline_task_sent_again_is_not_checked_again_and_a_changed_one_is(tmp_path):
+    """A batch carries its inline task with every submission: the replica checks and writes it
+    once. The same content in a new dict finds the same task; a changed limit, or the same
+    number as another JSON type, is a task of its own (or the loader's refusal)."""
+    import copy
+
+    from ibench.serve import core as core_mod
+    from ibench.serve.core import JudgeCore, SubmissionError
+
+    guess = ROOT / "tasks" / "guess-the-number"
+    core = JudgeCore(ServeSettings(tasks_dir="", inline_dir=str(tmp_path), allow_inline_programs=True))
+    spec = {"kind": "interactive", "cases": [{"input": (guess / "cases" / "022.in").read_text()}],
+            "interactor": (guess / "interactor" / "non_adaptive.cpp").read_text()}
+    first = core.task(spec)
+    checked = []
+    real = core_mod.inline_task
+    core_mod.inline_task = lambda *a: checked.append(a) or real(*a)
+    try:
+        assert core.task(copy.deepcopy(spec)) is first and checked == []
+        slower = core.task({**copy.deepcopy(spec), "cpu_time_limit_ms": 2000})
+        assert slower is not first and slower.cpu_time_limit_ms == 2000 and len(checked) == 1
+        assert core.task({**copy.deepcopy(spec), "cpu_time_limit_ms": 2000.0}) is slower  # the same task once checked
+        assert len(core._inline_seen) == 3
+        with pytest.raises(SubmissionError):
+            core.task({**copy.deepcopy(spec), "cases": []})
+    finally:
+        core_mod.inline_task = real
 
 
 def test_the_openapi_schema_in_docs_is_the_services():
