@@ -12,7 +12,8 @@ the lightest interactive case), ``q10`` (one case of 12 queries, an inline task 
 same interactor) and ``runcode`` (SandboxFusion's /run_code as verl sends it, one request per
 test case, ``--batch`` callers at once). Prints verdicts/s both ways, their ratio, and the
 latency percentiles of a submission (its request's round trip, batched) and of the service's own
-measure (admitted to answered). ``--rounds`` runs the service and the in-process phase in turn
+measure (admitted to answered). ``--gzip`` sends every /v1/judge body gzip'd, compressed anew
+for each request by the load generator. ``--rounds`` runs the service and the in-process phase in turn
 that many times and reports the median of the rounds' ratios (on a machine shared with other
 jobs the load moves between phases). Bounded: every phase stops at its time or count."""
 
@@ -155,13 +156,22 @@ def run_code_through_service(url: str, callers: int, seconds: float, max_reqs: i
 
 
 def through_service(url: str, task_ref, opts: dict, batch: int, clients: int, seconds: float,
-                    max_subs: int) -> tuple[float, int, list[float], dict]:
+                    max_subs: int, gzipped: bool = False) -> tuple[float, int, list[float], dict]:
+    import gzip
+    import json
+
     import httpx
 
-    headers = {"Authorization": f"Bearer {TOKEN}"}
+    headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json",
+               **({"Content-Encoding": "gzip"} if gzipped else {})}
     body = {"submissions": submissions(task_ref, batch), **opts}
+
+    def encoded() -> bytes:  # every request encoded (and compressed) anew, as a trainer's would be
+        data = json.dumps(body, separators=(",", ":")).encode()
+        return gzip.compress(data, compresslevel=1) if gzipped else data
+
     with httpx.Client(timeout=600) as c:  # warm every replica: compiles, supervisors
-        c.post(url + "/v1/judge", json=body, headers=headers).raise_for_status()
+        c.post(url + "/v1/judge", content=encoded(), headers=headers).raise_for_status()
     lat: list[float] = []
     counts: dict[str, int] = {}
     sent = [0]
@@ -176,7 +186,7 @@ def through_service(url: str, task_ref, opts: dict, batch: int, clients: int, se
                         return
                     sent[0] += batch
                 t = time.perf_counter()
-                r = c.post(url + "/v1/judge", json=body, headers=headers)
+                r = c.post(url + "/v1/judge", content=encoded(), headers=headers)
                 dt = time.perf_counter() - t
                 if r.status_code == 429:
                     with lock:
@@ -213,6 +223,7 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=1,
                     help="service and in-process phases in turn, this many times (the ratio: their median)")
     ap.add_argument("--nodes", type=int, default=1, help="Ray nodes on this machine (ray.cluster_utils), the CPUs split")
+    ap.add_argument("--gzip", action="store_true", help="send every /v1/judge body gzip'd (Content-Encoding: gzip)")
     args = ap.parse_args()
     replicas = args.replicas or args.cpus
 
@@ -268,7 +279,7 @@ def main() -> int:
                     rate, n, lat_r, counts = run_code_through_service(url, args.batch, args.seconds, args.max_submissions)
                 else:
                     rate, n, lat_r, counts = through_service(url, task_ref, opts, args.batch, args.clients,
-                                                             args.seconds, args.max_submissions)
+                                                             args.seconds, args.max_submissions, args.gzip)
                 print(f"{name} round {r + 1}: service {n} verdicts {counts} at {rate:.1f}/s", flush=True)
                 base, base_counts = in_process(pool, task_ref, opts, max(n, 2 * replicas), replicas)
                 print(f"{name} round {r + 1}: in-process {base_counts} at {base:.1f}/s (ratio {rate / base:.2f}; "
@@ -288,7 +299,7 @@ def main() -> int:
         shutil.rmtree(inline_dir, ignore_errors=True)
         if cluster is not None:
             cluster.shutdown()
-    print(f"\nbatch {args.batch} x {args.clients} clients, chunk {args.chunk}, queue {args.replica_queue}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
+    print(f"\nbatch {args.batch} x {args.clients} clients{' (gzip bodies)' if args.gzip else ''}, chunk {args.chunk}, queue {args.replica_queue}, {replicas} replicas / {args.cpus} CPUs / {args.nodes} node(s); in-process: "
           f"{replicas} processes, one Judge each")
     print(f"{'workload':<9}{'n':>6}{'service/s':>11}{'in-proc/s':>11}{'ratio':>7}{'(range)':>12}"
           f"{'req p50':>9}{'req p95':>9}{'req p99':>9}{'srv p50':>9}{'srv p99':>9}")

@@ -22,6 +22,7 @@ label's index in ``VERDICTS``: verl stacks these extras into arrays) and ``acc``
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import time
@@ -47,13 +48,20 @@ def _submission(solution_str: str, ground_truth, language: str) -> tuple[dict, d
     return {"task": spec["task"], "language": lang, "source": code}, opts
 
 
-def _post(url: str, body: dict, token: str | None, timeout_s: float, max_wait_s: float) -> dict:
+GZIP_OVER = 64 << 10  # a body larger than this goes gzip'd (a batch repeats its inline task in each submission)
+
+
+def _post(url: str, body: dict, token: str | None, timeout_s: float, max_wait_s: float,
+          gzip_over: int = GZIP_OVER) -> dict:
     """POST /v1/judge, waiting out 429s (the service's back-pressure) as Retry-After says."""
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    data = json.dumps(body, separators=(",", ":")).encode()
+    if len(data) > gzip_over:
+        data, headers = gzip.compress(data, compresslevel=1), {**headers, "Content-Encoding": "gzip"}
     deadline = time.monotonic() + max_wait_s
     with httpx.Client(timeout=timeout_s) as client:
         while True:
-            r = client.post(url.rstrip("/") + "/v1/judge", json=body, headers=headers)
+            r = client.post(url.rstrip("/") + "/v1/judge", content=data, headers=headers)
             if r.status_code == 429 and time.monotonic() < deadline:
                 time.sleep(float(r.headers.get("Retry-After", "1")))
                 continue
@@ -69,7 +77,7 @@ def _score(res: dict, se_score: float) -> dict:
 
 
 def _judge(subs: list[tuple[dict, dict]], url: str, token: str | None, timeout_s: float, max_wait_s: float,
-           se_score: float, max_batch: int) -> list[dict]:
+           se_score: float, max_batch: int, gzip_over: int = GZIP_OVER) -> list[dict]:
     """Submissions grouped by their options (one request per group and up to ``max_batch``)."""
     out: list[dict | None] = [None] * len(subs)
     groups: dict[str, list[int]] = {}
@@ -79,7 +87,7 @@ def _judge(subs: list[tuple[dict, dict]], url: str, token: str | None, timeout_s
         for k in range(0, len(idx), max_batch):
             part = idx[k:k + max_batch]
             body = {"submissions": [subs[i][0] for i in part], **json.loads(key)}
-            results = _post(url, body, token, timeout_s, max_wait_s)["results"]
+            results = _post(url, body, token, timeout_s, max_wait_s, gzip_over)["results"]
             for i, res in zip(part, results):
                 out[i] = _score(res, se_score)
     return [o for o in out if o is not None]
@@ -95,11 +103,12 @@ def compute_score(data_source=None, solution_str: str = "", ground_truth=None, e
 
 def judge_samples(solution_strs, ground_truths, *, url: str = "http://127.0.0.1:8000", language: str = "cpp",
                   token: str | None = None, timeout_s: float = 600.0, max_wait_s: float = 600.0,
-                  se_score: float = 0.0, max_batch: int = 256) -> list[dict]:
+                  se_score: float = 0.0, max_batch: int = 256, gzip_over: int = GZIP_OVER) -> list[dict]:
     """Answers judged by the service, one result dict each (``compute_score_batch``'s, which
-    the OpenRLHF reward function uses too)."""
+    the OpenRLHF reward function uses too). A request body over ``gzip_over`` bytes is sent gzip'd."""
     subs = [_submission(s, g, language) for s, g in zip(solution_strs, ground_truths)]
-    return _judge(subs, url, token or os.environ.get(TOKEN_ENV), timeout_s, max_wait_s, se_score, max_batch)
+    return _judge(subs, url, token or os.environ.get(TOKEN_ENV), timeout_s, max_wait_s, se_score, max_batch,
+                  gzip_over)
 
 
 def compute_score_batch(data_sources=None, solution_strs=(), ground_truths=(), extra_infos=None, *,

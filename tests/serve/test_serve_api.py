@@ -213,6 +213,29 @@ def test_request_size_limits(service):
     assert r.status_code == 413 and "max_body_bytes" in r.text
 
 
+def test_a_gzip_body_is_judged_as_the_plain_one_and_held_to_the_same_limits(service):
+    import gzip
+
+    subs = [{"task": "guess-the-number", "source": (GUESS / f).read_text(), "id": f}
+            for f in ("ok_binary_search.cpp", "wa_flipped_reply.cpp")]
+    body = json.dumps({"submissions": subs, "cases": 3}).encode()
+    packed = {**AUTH, "Content-Encoding": "gzip", "Content-Type": "application/json"}
+    plain, zipped = _judge(service, subs, cases=3), service.post("/v1/judge", content=gzip.compress(body), headers=packed)
+    assert plain.status_code == zipped.status_code == 200, zipped.text
+    assert [(r["id"], r["verdict"], [c["verdict"] for c in r["cases"]]) for r in zipped.json()["results"]] == \
+           [(r["id"], r["verdict"], [c["verdict"] for c in r["cases"]]) for r in plain.json()["results"]]
+    # 300 KB of source in a 1 KB gzip: refused by its inflated size (max_body_bytes: 256 KB here)
+    bomb = json.dumps({"submissions": [{"task": "guess-the-number", "source": " " * (300 << 10)}]}).encode()
+    r = service.post("/v1/judge", content=gzip.compress(bomb), headers=packed)
+    assert r.status_code == 413 and "max_body_bytes" in r.text, r.text
+    r = service.post("/v1/judge", content=gzip.compress(body)[:-12], headers=packed)
+    assert r.status_code == 400 and "cut short" in r.text, r.text
+    r = service.post("/v1/judge", content=b"not gzip at all", headers=packed)
+    assert r.status_code == 400 and "inflate" in r.text, r.text
+    r = service.post("/v1/judge", content=body, headers={**packed, "Content-Encoding": "br"})
+    assert r.status_code == 415, r.text
+
+
 def test_back_pressure_is_429_with_retry_after_never_an_unbounded_queue(service):
     slow = {"task": {"kind": "batch", "cases": [{"input": "1 2", "output": "3"}]}, "source": SLOW_A_PLUS_B}
     first: dict = {}
@@ -255,6 +278,8 @@ def test_verl_reward_scores_an_interactive_task(service):
                                            url=url, token=TOKEN, max_batch=2)
     assert [m["score"] for m in many] == [1.0, 0.0, 0.0]
     assert [verl_reward.VERDICTS[m["verdict"]] for m in many] == ["OK", "WA", "CE"]
+    zipped = verl_reward.judge_samples([wa, ok], [truth] * 2, url=url, token=TOKEN, gzip_over=0)  # every body gzip'd
+    assert [verl_reward.VERDICTS[m["verdict"]] for m in zipped] == ["WA", "OK"]
 
 
 def test_openrlhf_reward_func_scores_an_interactive_task(service, monkeypatch):
