@@ -46,7 +46,7 @@ def compose(overrides: list[str]) -> ServeSettings:
 # replicas instead of Ray actor calls, user code and the router on the replica's main event loop,
 # buffered request logs, the garbage collector frozen after start-up. Its direct ingress is left
 # off: it moves the HTTP port to one Serve allocates and holds shutdown for its drain period.
-# Measured with scripts/bench_serve.py (docs/SERVE.md, "Throughput").
+# Measured with scripts/bench_serve.py (docs/SERVE.md, "Figures").
 SERVE_THROUGHPUT_ENV = {"RAY_SERVE_THROUGHPUT_OPTIMIZED": "1", "RAY_SERVE_ENABLE_DIRECT_INGRESS": "0"}
 
 
